@@ -1,0 +1,39 @@
+# Quick start: `make run` starts majiang, `make test` runs every check.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit bench tables clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/majiang
+
+lint: $(STAMP)
+	$(BIN)/ruff check majiang tests bench tools
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/bench_hand.py
+
+tables: $(STAMP)
+	$(BIN)/python tools/gen_tables.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

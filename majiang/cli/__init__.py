@@ -1,0 +1,100 @@
+"""The ``majiang`` command line.
+
+Until the terminal game exists, ``majiang`` with no arguments prints what it
+can do; the subcommands grow with the engine (see README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from majiang import __version__
+from majiang.errors import MajiangError
+
+VARIANTS = (
+    ("guangdong", "广东推倒胡", "Guangdong push-down win, buying horses"),
+    ("hangzhou", "杭州麻将", "Hangzhou: 财神 wilds, 爆头, 财飘, 老庄"),
+    ("hainan", "海南麻将", "Hainan: flowers, 有番才能胡, 包牌"),
+    ("hongzhong", "红中麻将 / 转转", "Red dragon wilds, birds (抓鸟)"),
+    ("taizhou", "台州麻将", "Taizhou / Jiaojiang: 番 counting, 生牌, 包三家"),
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="majiang",
+        description="Chinese regional mahjong: rules engine, hand analysis and tools.",
+    )
+    parser.add_argument("--version", action="version", version=f"majiang {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    w = sub.add_parser(
+        "waits", help="shanten and waits of a hand, e.g. majiang waits 1112345678999m"
+    )
+    w.add_argument("hand", help="concealed tiles in FORMAT.md notation (3n+1 or 3n+2 tiles)")
+    w.add_argument("--wild", help="the wild tile kind, e.g. 5z")
+    return parser
+
+
+def _overview() -> str:
+    lines = [
+        f"majiang {__version__} — Chinese regional mahjong",
+        "",
+        "Variants (RULES.md):",
+        *(f"  {vid:<10} {zh:<12} {desc}" for vid, zh, desc in VARIANTS),
+        "",
+        "Commands available now:",
+        "  majiang waits HAND [--wild TILE]   shanten and waits of a hand",
+        "  majiang --help                     all options",
+        "",
+        "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
+        "Coming next: replay, rules, simulate, score and the terminal game (play).",
+    ]
+    return "\n".join(lines)
+
+
+def _waits(hand_text: str, wild_text: str | None) -> str:
+    from majiang.hand import shanten, waits
+    from majiang.tiles import format_tiles, parse_tile, parse_tiles
+
+    tiles = parse_tiles(hand_text)
+    wild = parse_tile(wild_text) if wild_text else None
+    if any(t >= 34 for t in tiles) or (wild is not None and wild >= 34):
+        raise MajiangError("flowers are not part of a hand; leave them out")
+    if len(tiles) % 3 == 0 or not 1 <= len(tiles) <= 14:
+        raise MajiangError(
+            f"{hand_text!r} has {len(tiles)} tiles; a hand has 3n+1 or 3n+2 tiles (1..14)"
+        )
+    for t in set(tiles):
+        if tiles.count(t) > 4:
+            raise MajiangError(f"{hand_text!r} holds {tiles.count(t)} tiles {t}; at most 4 exist")
+    sh = shanten(tiles, wild=wild)
+    out = [f"hand    {format_tiles(tiles)}" + (f"  (wild {wild})" if wild is not None else "")]
+    out.append("shanten " + ("complete (-1)" if sh < 0 else "ready (0)" if sh == 0 else str(sh)))
+    if len(tiles) % 3 == 1:
+        ws = sorted(waits(tiles, wild=wild))
+        unseen = [4 - tiles.count(t) for t in ws]
+        out.append(
+            "waits   "
+            + (", ".join(f"{t} ({u} unseen)" for t, u in zip(ws, unseen, strict=True)) or "none")
+        )
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``majiang`` command."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command is None:
+            print(_overview())
+        elif args.command == "waits":
+            print(_waits(args.hand, args.wild))
+    except MajiangError as err:
+        print(f"majiang: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

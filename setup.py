@@ -1,0 +1,14 @@
+"""Build hook for the optional C accelerator; everything else is in pyproject.toml."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "majiang.hand._speedups",
+            ["majiang/hand/_speedups.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        )
+    ]
+)
