@@ -94,14 +94,35 @@ def _py_is_winning(
                 if not (o[m] or o[p] or o[s] or hon.single[z]):
                     return True
         return thirteen_orphans and k in _ORPHAN_PLUS_ONE
-    return _wild_win(k, m, p, s, z, w, n, seven_pairs, thirteen_orphans,
-                     quads_as_two_pairs, wild_numbers_only, wild_pairs_natural)
+    return _wild_win(
+        k,
+        m,
+        p,
+        s,
+        z,
+        w,
+        n,
+        seven_pairs,
+        thirteen_orphans,
+        quads_as_two_pairs,
+        wild_numbers_only,
+        wild_pairs_natural,
+    )
 
 
 def _wild_win(
-    k: int, m: int, p: int, s: int, z: int, w: int, n: int,
-    seven_pairs: bool, thirteen_orphans: bool, quads_as_two_pairs: bool,
-    wild_numbers_only: bool, wild_pairs_natural: bool,
+    k: int,
+    m: int,
+    p: int,
+    s: int,
+    z: int,
+    w: int,
+    n: int,
+    seven_pairs: bool,
+    thirteen_orphans: bool,
+    quads_as_two_pairs: bool,
+    wild_numbers_only: bool,
+    wild_pairs_natural: bool,
 ) -> bool:
     num, hon = _tables.load()
     n0 = num.need0
@@ -118,15 +139,26 @@ def _wild_win(
         return True
     if n != 14:
         return False
-    if seven_pairs and _seven_pairs_cost(m, p, s, z, w, quads_as_two_pairs,
-                                         wild_numbers_only, wild_pairs_natural) == 0:
+    if (
+        seven_pairs
+        and _seven_pairs_cost(
+            m, p, s, z, w, quads_as_two_pairs, wild_numbers_only, wild_pairs_natural
+        )
+        == 0
+    ):
         return True
     return thirteen_orphans and _orphans_cost(k, w, wild_numbers_only, wild_pairs_natural) == 0
 
 
 def _seven_pairs_cost(
-    m: int, p: int, s: int, z: int, w: int,
-    quads: bool, numbers_only: bool, pairs_natural: bool,
+    m: int,
+    p: int,
+    s: int,
+    z: int,
+    w: int,
+    quads: bool,
+    numbers_only: bool,
+    pairs_natural: bool,
 ) -> int:
     """Jokers missing for seven pairs (14 tiles; RULES.md 0.7)."""
     num, hon = _tables.load()
@@ -271,16 +303,26 @@ def _py_shanten(
         best = max(0, target - most - w)
     if target == 14:
         if seven_pairs:
-            best = min(best, _seven_pairs_cost(m, p, s, z, w, quads_as_two_pairs,
-                                               wild_numbers_only, wild_pairs_natural))
+            best = min(
+                best,
+                _seven_pairs_cost(
+                    m, p, s, z, w, quads_as_two_pairs, wild_numbers_only, wild_pairs_natural
+                ),
+            )
         if thirteen_orphans:
             best = min(best, _orphans_cost(k, w, wild_numbers_only, wild_pairs_natural))
     return best - 1
 
 
 def _restricted_standard(
-    m: int, p: int, s: int, z: int, w: int, sets: int,
-    numbers_only: bool, pairs_natural: bool,
+    m: int,
+    p: int,
+    s: int,
+    z: int,
+    w: int,
+    sets: int,
+    numbers_only: bool,
+    pairs_natural: bool,
 ) -> int:
     """Jokers missing for the standard shape when wilds cannot fill every slot.
 

@@ -139,8 +139,14 @@ def _standard(
 
 
 def _fill_set(
-    c: list[int], w: int, kind: str, members: tuple[int, int, int], low: int,
-    need_pair: bool, pool: tuple[int, ...], pairs_natural: bool,
+    c: list[int],
+    w: int,
+    kind: str,
+    members: tuple[int, int, int],
+    low: int,
+    need_pair: bool,
+    pool: tuple[int, ...],
+    pairs_natural: bool,
 ) -> Iterator[list[Group]]:
     """Place one set holding a natural ``low``; other positions natural or wild."""
     positions = list(members)
@@ -227,8 +233,12 @@ def _pairs7(
 
 
 def _wild_pairs(
-    groups: list[Group], left: int, pool: tuple[int, ...], start: int,
-    used: set[int], quads: bool,
+    groups: list[Group],
+    left: int,
+    pool: tuple[int, ...],
+    start: int,
+    used: set[int],
+    quads: bool,
 ) -> Iterator[list[Group]]:
     if left == 0:
         yield list(groups)

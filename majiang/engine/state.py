@@ -1,0 +1,557 @@
+"""One hand of mahjong as an OpenSpiel-shaped state: to_act, legal_actions, apply.
+
+The engine knows turns, claim windows, kongs, robbing and the wall (RULES.md
+0.3-0.5); everything a variant decides differently comes from its Variant value
+and hooks. Only ``apply`` mutates, and it validates first, so a rejected action
+leaves the state unchanged (DESIGN.md convention 4).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from majiang.errors import IllegalActionError
+from majiang.hand import is_winning
+from majiang.rules.base import Variant
+from majiang.scoring import Item, deltas
+from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
+
+__all__ = ["Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
+
+ACTION_TYPES = ("hu", "kong", "peng", "chi", "discard", "pass", "escape")
+_ORDER = {t: i for i, t in enumerate(ACTION_TYPES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's decision, as FORMAT.md section 2 lists it."""
+
+    seat: int
+    type: str
+    tile: int | None = None
+    tiles: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as a record writes it."""
+        out: dict[str, Any] = {"seat": self.seat, "type": self.type}
+        if self.tile is not None:
+            out["tile"] = str(Tile(self.tile))
+        if self.tiles:
+            out["tiles"] = format_tiles(self.tiles)
+        return out
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Action:
+        """Parse a record's action; NotationError or IllegalActionError on bad input."""
+        if not isinstance(data, Mapping):
+            raise IllegalActionError(f"an action must be an object, got {data!r}")
+        seat = data.get("seat")
+        kind = data.get("type")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+            raise IllegalActionError(f"action seat must be 0-3, got {seat!r}")
+        if kind not in _ORDER:
+            raise IllegalActionError(
+                f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}"
+            )
+        tile = parse_tile(data["tile"]) if "tile" in data else None
+        tiles = parse_tiles(data["tiles"]) if "tiles" in data else ()
+        return Action(seat, kind, None if tile is None else int(tile), tuple(int(t) for t in tiles))
+
+    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
+        """Canonical order: hu, kong, peng, chi, discard, pass; then by tile."""
+        return (_ORDER[self.type], -1 if self.tile is None else self.tile, self.tiles)
+
+    def __str__(self) -> str:
+        extra = f" {Tile(self.tile)}" if self.tile is not None else ""
+        if self.tiles:
+            extra += f" {format_tiles(self.tiles)}"
+        return f"S{self.seat} {self.type}{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared meld: ``kind`` chi, peng, kong_direct, kong_added or kong_concealed."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    source: int | None = None
+    """The seat the claimed tile came from (an added kong keeps its peng's)."""
+    claimed: int | None = None
+
+    @property
+    def is_kong(self) -> bool:
+        """Any of the three kong kinds."""
+        return self.kind.startswith("kong")
+
+    @property
+    def exposed(self) -> bool:
+        """Everything but a concealed kong is exposed (RULES.md 0.6)."""
+        return self.kind != "kong_concealed"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The starting position of a hand: hands in seat order, the live wall, reserved tiles."""
+
+    hands: tuple[tuple[int, ...], ...]
+    wall: tuple[int, ...]
+    """Live wall, front first: ordinary draws take wall[0], back draws wall[-1]."""
+    reserved: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WinInfo:
+    """Who won, how, and on which tile."""
+
+    winner: int
+    win_type: str
+    tile: int
+    source: int | None
+    """The discarder or the robbed konger; None for self-draws."""
+    kong_source: int | None = None
+    """For kong_replacement: the seat whose discard was konged (direct kong), else None."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended, with every payment (FORMAT.md section 3, one hand)."""
+
+    outcome: str
+    win: WinInfo | None
+    patterns: tuple[str, ...]
+    items: tuple[Item, ...]
+    escaped: int | None = None
+
+    @property
+    def deltas(self) -> list[int]:
+        """Each seat's change; sums to zero."""
+        return deltas(self.items)
+
+
+class HandState:
+    """The full state of one hand. Seats 0-3; the dealer starts with 14 tiles."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        options: Mapping[str, Any],
+        dealer: int,
+        counters: Mapping[str, int],
+        deal: Deal,
+    ) -> None:
+        self.variant = variant
+        self.rules = variant.rules
+        self.options = dict(options)
+        self.dealer = dealer
+        self.counters = dict(counters)
+        self.deal = deal
+        self.concealed: list[list[int]] = [[0] * 34 for _ in range(4)]
+        for seat, tiles in enumerate(deal.hands):
+            for t in tiles:
+                self.concealed[seat][t] += 1
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.discards: list[list[int]] = [[] for _ in range(4)]
+        self.wall = list(deal.wall)
+        self.lo = 0
+        self.hi = len(self.wall)
+        self.reserved = {k: tuple(v) for k, v in deal.reserved.items()}
+        self.current = dealer
+        self.phase = "turn"
+        self.drawn: int | None = deal.hands[dealer][-1] if deal.hands[dealer] else None
+        self.can_win_now = True
+        self.first_turn = True
+        self.after_kong: Meld | None = None
+        self.window_tile: int | None = None
+        self.window_from: int | None = None
+        self.window_options: dict[int, list[Action]] = {}
+        self.decisions: dict[int, Action] = {}
+        self.pending_kong: Meld | None = None
+        self.kongs: list[tuple[Meld, int]] = []
+        self.history: list[Action] = []
+        self.result_: HandResult | None = None
+
+    # -- queries -----------------------------------------------------------------
+    @property
+    def live(self) -> int:
+        """R: tiles left in the live wall."""
+        return self.hi - self.lo
+
+    def is_terminal(self) -> bool:
+        """True once the hand has ended."""
+        return self.result_ is not None
+
+    def result(self) -> HandResult:
+        """The hand's result; only after it ended."""
+        if self.result_ is None:
+            raise IllegalActionError("the hand has not ended")
+        return self.result_
+
+    def returns(self) -> list[int]:
+        """Deltas of the ended hand (OpenSpiel's returns)."""
+        return self.result().deltas
+
+    def to_act(self) -> list[int]:
+        """Seats that must decide now: the turn's seat, or every seat with a claim open."""
+        if self.result_ is not None:
+            return []
+        if self.phase == "turn":
+            return [self.current]
+        return sorted(s for s in self.window_options if s not in self.decisions)
+
+    def hand_tiles(self, seat: int) -> list[int]:
+        """The seat's concealed tiles, ascending."""
+        c = self.concealed[seat]
+        return [t for t in range(34) for _ in range(c[t])]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal decision of ``seat`` now, in canonical order (escape is always allowed)."""
+        if self.result_ is not None:
+            return []
+        if self.phase == "turn":
+            return self._turn_actions(seat) if seat == self.current else []
+        if seat in self.window_options and seat not in self.decisions:
+            return list(self.window_options[seat])
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        c = self.concealed[seat]
+        out: list[Action] = []
+        if self.can_win_now and self.drawn is not None and self._complete(seat, None):
+            out.append(Action(seat, "hu"))
+        if self.live >= self.variant.kong_min_live:
+            for t in range(34):
+                if c[t] == 4:
+                    out.append(Action(seat, "kong", t))
+            for m in self.melds[seat]:
+                if m.kind == "peng" and c[m.tiles[0]]:
+                    out.append(Action(seat, "kong", m.tiles[0]))
+        out.extend(Action(seat, "discard", t) for t in range(34) if c[t])
+        out.sort(key=Action.sort_key)
+        return out
+
+    def _complete(self, seat: int, extra: int | None) -> bool:
+        tiles = self.hand_tiles(seat)
+        if extra is not None:
+            tiles.append(extra)
+        no_melds = not self.melds[seat]
+        return is_winning(tiles, seven_pairs=no_melds, thirteen_orphans=no_melds)
+
+    # -- transitions -------------------------------------------------------------
+    def clone(self) -> HandState:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; IllegalActionError (state unchanged) otherwise."""
+        if self.result_ is not None:
+            raise IllegalActionError("the hand has already ended")
+        if action.type == "escape":
+            self.history.append(action)
+            self._end_escape(action.seat)
+            return
+        if self.phase == "turn":
+            if action.seat != self.current:
+                raise IllegalActionError(
+                    f"it is seat {self.current}'s turn, not seat {action.seat}'s"
+                )
+            if action not in self._turn_actions(action.seat):
+                raise IllegalActionError(self._why_not(action))
+            self.history.append(action)
+            self._apply_turn(action)
+            return
+        opts = self.window_options.get(action.seat)
+        if action.seat in self.decisions:
+            raise IllegalActionError(f"seat {action.seat} has already decided in this window")
+        if action.seat == self.window_from:
+            raise IllegalActionError(f"seat {action.seat} cannot claim its own tile")
+        if opts is None:
+            if action.type != "pass":
+                raise IllegalActionError(
+                    f"seat {action.seat} has nothing to claim on {Tile(self._window_tile())}"
+                )
+            self.history.append(action)
+            return
+        if action not in opts:
+            raise IllegalActionError(self._why_not(action))
+        self.history.append(action)
+        self.decisions[action.seat] = action
+        if all(s in self.decisions for s in self.window_options):
+            self._resolve_window()
+
+    def close_window(self) -> None:
+        """Every seat that has not decided passes; the window is then resolved."""
+        if self.phase in ("claim", "rob") and self.result_ is None:
+            for s in self.window_options:
+                self.decisions.setdefault(s, Action(s, "pass"))
+            self._resolve_window()
+
+    def _window_tile(self) -> int:
+        assert self.window_tile is not None
+        return self.window_tile
+
+    def _why_not(self, action: Action) -> str:
+        t = "" if action.tile is None else f" {Tile(action.tile)}"
+        if (
+            action.type == "discard"
+            and action.tile is not None
+            and not self.concealed[action.seat][action.tile]
+        ):
+            return f"seat {action.seat} does not hold{t}"
+        if action.type == "hu":
+            if self.phase == "turn" and not self.can_win_now:
+                return f"seat {action.seat} may not win right after a chi or peng (RULES.md D5)"
+            return f"seat {action.seat} has no winning hand here"
+        if action.type == "kong" and self.live < self.variant.kong_min_live:
+            return f"no kong with R = {self.live}: a replacement tile must exist"
+        if action.type in ("chi", "peng", "kong") and self.phase != "turn":
+            return f"seat {action.seat} cannot {action.type}{t} on this tile"
+        return f"{action.type}{t} is not legal for seat {action.seat} now"
+
+    def _apply_turn(self, action: Action) -> None:
+        seat = action.seat
+        c = self.concealed[seat]
+        if action.type == "hu":
+            win_type = "self_draw"
+            kong_source = None
+            if self.first_turn and seat == self.dealer:
+                win_type = "instant"
+            elif self.after_kong is not None:
+                win_type = "kong_replacement"
+                if self.after_kong.kind == "kong_direct":
+                    kong_source = self.after_kong.source
+            assert self.drawn is not None
+            self._end_win(WinInfo(seat, win_type, self.drawn, None, kong_source))
+            return
+        if action.type == "kong":
+            t = action.tile
+            assert t is not None
+            if c[t] == 4:
+                c[t] = 0
+                meld = Meld("kong_concealed", (t,) * 4)
+                self.melds[seat].append(meld)
+                self.kongs.append((meld, seat))
+                self._back_draw(seat, meld)
+                return
+            idx = next(
+                i for i, m in enumerate(self.melds[seat]) if m.kind == "peng" and m.tiles[0] == t
+            )
+            peng = self.melds[seat][idx]
+            c[t] -= 1
+            meld = Meld("kong_added", (t,) * 4, peng.source, peng.claimed)
+            self.melds[seat][idx] = meld
+            self.pending_kong = meld
+            robbers = self._robbers(seat, t) if self.variant.rob_added_kong else {}
+            if robbers:
+                self._open_window("rob", seat, t, robbers)
+                return
+            self._kong_stands(seat)
+            return
+        t = action.tile
+        assert t is not None
+        c[t] -= 1
+        self.discards[seat].append(t)
+        self.first_turn = False
+        self.after_kong = None
+        self.drawn = None
+        options = self._claim_options(seat, t)
+        if options:
+            self._open_window("claim", seat, t, options)
+        else:
+            self._next_draw(seat)
+
+    def _kong_stands(self, seat: int) -> None:
+        meld = self.pending_kong
+        assert meld is not None
+        self.pending_kong = None
+        self.kongs.append((meld, seat))
+        self._back_draw(seat, meld)
+
+    def _robbers(self, konger: int, t: int) -> dict[int, list[Action]]:
+        out: dict[int, list[Action]] = {}
+        for s in range(4):
+            if s != konger and self._complete(s, t):
+                self.window_from = konger
+                self.window_tile = t
+                if self.rules.can_rob(self, s):
+                    out[s] = [Action(s, "hu"), Action(s, "pass")]
+        return out
+
+    def _claim_options(self, discarder: int, t: int) -> dict[int, list[Action]]:
+        out: dict[int, list[Action]] = {}
+        if self.live <= self.variant.end_live:
+            return out  # RULES.md 1.2: the discard after the last draw cannot be claimed
+        self.window_from = discarder
+        self.window_tile = t
+        claims = self.variant.claims
+        for s in range(4):
+            if s == discarder:
+                continue
+            c = self.concealed[s]
+            acts: list[Action] = []
+            if "hu" in claims and self._complete(s, t) and self.rules.can_win_on_discard(self, s):
+                acts.append(Action(s, "hu"))
+            if "kong" in claims and c[t] == 3 and self.live >= self.variant.kong_min_live:
+                acts.append(Action(s, "kong", t))
+            if "peng" in claims and c[t] >= 2:
+                acts.append(Action(s, "peng"))
+            if (
+                "chi" in claims
+                and s == (discarder + 1) % 4
+                and t < 27
+                and self.rules.can_chi(self, s)
+            ):
+                d = t % 9
+                for lo in (d - 2, d - 1, d):
+                    if lo >= 0 and lo + 2 <= 8:
+                        need = [t - d + x for x in (lo, lo + 1, lo + 2) if x != d]
+                        if all(c[x] for x in need):
+                            acts.append(Action(s, "chi", None, tuple(need)))
+            if acts:
+                acts.append(Action(s, "pass"))
+                out[s] = acts
+        return out
+
+    def _open_window(
+        self, phase: str, source: int, t: int, options: dict[int, list[Action]]
+    ) -> None:
+        self.phase = phase
+        self.window_from = source
+        self.window_tile = t
+        self.window_options = options
+        self.decisions = {}
+
+    def _resolve_window(self) -> None:
+        source = self.window_from
+        t = self.window_tile
+        assert source is not None and t is not None
+        claims = [a for a in self.decisions.values() if a.type != "pass"]
+        phase = self.phase
+        self.phase = "turn"
+        self.window_options = {}
+        self.decisions = {}
+        if phase == "rob":
+            robbers = [a for a in claims if a.type == "hu"]
+            if robbers:
+                winner = min(robbers, key=lambda a: (a.seat - source) % 4).seat
+                meld = self.pending_kong
+                assert meld is not None
+                self.pending_kong = None
+                # RULES.md D9: a robbed kong is cancelled; the konger keeps his peng.
+                idx = self.melds[source].index(meld)
+                self.melds[source][idx] = Meld("peng", (t,) * 3, meld.source, meld.claimed)
+                self._end_win(WinInfo(winner, "rob_kong", t, source))
+                return
+            self.current = source
+            self._kong_stands(source)
+            return
+        if not claims:
+            self._next_draw(source)
+            return
+        rank = {"hu": 0, "kong": 1, "peng": 1, "chi": 2}
+        best = min(claims, key=lambda a: (rank[a.type], (a.seat - source) % 4))
+        s = best.seat
+        c = self.concealed[s]
+        if best.type == "hu":
+            self._end_win(WinInfo(s, "discard", t, source))
+            return
+        self.discards[source].pop()
+        self.first_turn = False
+        self.current = s
+        if best.type == "kong":
+            c[t] -= 3
+            meld = Meld("kong_direct", (t,) * 4, source, t)
+            self.melds[s].append(meld)
+            self.kongs.append((meld, s))
+            self._back_draw(s, meld)
+            return
+        if best.type == "peng":
+            c[t] -= 2
+            self.melds[s].append(Meld("peng", (t,) * 3, source, t))
+        else:
+            for x in best.tiles:
+                c[x] -= 1
+            self.melds[s].append(Meld("chi", tuple(sorted((*best.tiles, t))), source, t))
+        self.drawn = None
+        self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
+        self.after_kong = None
+
+    def _next_draw(self, discarder: int) -> None:
+        seat = (discarder + 1) % 4
+        if self.live <= self.variant.end_live:
+            self._end_draw()
+            return
+        t = self.wall[self.lo]
+        self.lo += 1
+        self.concealed[seat][t] += 1
+        self.current = seat
+        self.phase = "turn"
+        self.drawn = t
+        self.can_win_now = True
+        self.after_kong = None
+
+    def _back_draw(self, seat: int, meld: Meld) -> None:
+        self.hi -= 1
+        t = self.wall[self.hi]
+        self.concealed[seat][t] += 1
+        self.current = seat
+        self.phase = "turn"
+        self.drawn = t
+        self.can_win_now = True
+        self.after_kong = meld
+
+    # -- endings -----------------------------------------------------------------
+    def _end_win(self, win: WinInfo) -> None:
+        patterns, _ = self.rules.patterns(self, win)
+        items = self.rules.settle(self, win)
+        self.result_ = HandResult("win", win, tuple(patterns), tuple(items))
+        self.phase = "end"
+
+    def _end_draw(self) -> None:
+        items = self.rules.settle(self, None)
+        self.result_ = HandResult("draw", None, (), tuple(items))
+        self.phase = "end"
+
+    def _end_escape(self, seat: int) -> None:
+        pen = int(self.options.get("escape_penalty", 0))
+        items = [Item("escape", seat, s, pen) for s in range(4) if s != seat and pen]
+        self.result_ = HandResult("draw", None, (), tuple(items), escaped=seat)
+        self.phase = "end"
+
+    # -- helpers for rules and observers -------------------------------------------
+    def full_hand(self, seat: int, extra: int | None = None) -> list[int]:
+        """All tiles of the seat (melds as the kinds they stand for), plus ``extra``."""
+        tiles = self.hand_tiles(seat)
+        if extra is not None:
+            tiles.append(extra)
+        for m in self.melds[seat]:
+            tiles.extend(m.tiles[:3])
+        return tiles
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know: its own tiles, everything public, nothing hidden."""
+        return {
+            "seat": seat,
+            "dealer": self.dealer,
+            "counters": dict(self.counters),
+            "hand": self.hand_tiles(seat),
+            "drawn": self.drawn if self.current == seat and self.phase == "turn" else None,
+            "melds": [
+                [(m.kind, m.tiles if (m.exposed or s == seat) else (), m.source) for m in ms]
+                for s, ms in enumerate(self.melds)
+            ],
+            "discards": [list(d) for d in self.discards],
+            "hand_sizes": [sum(c) for c in self.concealed],
+            "live": self.live,
+            "phase": self.phase,
+            "current": self.current,
+            "window_tile": self.window_tile if self.phase != "turn" else None,
+            "window_from": self.window_from if self.phase != "turn" else None,
+            "legal": self.legal_actions(seat),
+        }
+
+    def hand_from(self, seat: int) -> Sequence[int]:
+        """The seat's starting tiles as dealt."""
+        return self.deal.hands[seat]

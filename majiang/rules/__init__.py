@@ -1,0 +1,24 @@
+"""Variant registry keyed by the FORMAT.md ids."""
+
+from __future__ import annotations
+
+from majiang.errors import OptionError
+from majiang.rules.base import Option, Variant
+from majiang.rules.guangdong import GUANGDONG
+
+__all__ = ["VARIANTS", "Option", "Variant", "get_variant"]
+
+VARIANTS: dict[str, Variant] = {GUANGDONG.id: GUANGDONG}
+"""Implemented variants; hangzhou, hainan, hongzhong and taizhou are still to come."""
+
+PLANNED = ("hangzhou", "hainan", "hongzhong", "taizhou")
+
+
+def get_variant(variant_id: str) -> Variant:
+    """The variant with this id, or OptionError listing those available."""
+    try:
+        return VARIANTS[variant_id]
+    except KeyError:
+        if variant_id in PLANNED:
+            raise OptionError(f"variant {variant_id!r} is not implemented yet") from None
+        raise OptionError(f"unknown variant {variant_id!r}; known: {', '.join(VARIANTS)}") from None

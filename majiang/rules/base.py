@@ -1,0 +1,157 @@
+"""Variants as data plus hooks (DESIGN.md): options, the Variant value, the hook protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from majiang.errors import OptionError
+
+if TYPE_CHECKING:
+    from majiang.engine.state import HandState, WinInfo
+    from majiang.scoring import Item
+
+__all__ = ["Option", "Rules", "Variant", "validate_options"]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A room option, declared once: drives validation, CLI help and docs."""
+
+    name: str
+    kind: str  # "bool", "int" or "choice"
+    default: Any
+    zh: str
+    doc: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+
+    def validate(self, value: Any) -> Any:
+        """The value if allowed, else OptionError naming the option and what it takes."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise OptionError(f"option {self.name!r} takes true or false, got {value!r}")
+        if self.kind == "int":
+            if isinstance(value, int) and not isinstance(value, bool):
+                if self.minimum is not None and value < self.minimum:
+                    raise OptionError(
+                        f"option {self.name!r} takes an integer >= {self.minimum}, got {value}"
+                    )
+                return value
+            raise OptionError(f"option {self.name!r} takes an integer, got {value!r}")
+        if value in self.choices and not isinstance(value, bool):
+            return value
+        allowed = ", ".join(map(str, self.choices))
+        raise OptionError(f"option {self.name!r} takes one of {allowed}; got {value!r}")
+
+    def describe(self) -> str:
+        """Allowed values in words, for help text."""
+        if self.kind == "bool":
+            return "true / false"
+        if self.kind == "int":
+            return f"integer >= {self.minimum}" if self.minimum is not None else "integer"
+        return " / ".join(map(str, self.choices))
+
+
+FIRST_DEALER = Option(
+    "first_dealer",
+    "choice",
+    "random",
+    "首局庄家",
+    "the first dealer: drawn with the match seed, or a seat (RULES.md 0.8)",
+    choices=("random", 0, 1, 2, 3),
+)
+
+
+def escape_option(default: int) -> Option:
+    """The escape penalty every variant has (RULES.md 0.9)."""
+    return Option(
+        "escape_penalty",
+        "int",
+        default,
+        "逃跑扣分",
+        "points the escaper pays each other seat",
+        minimum=0,
+    )
+
+
+class Rules(Protocol):
+    """What is truly code in a variant; the engine calls only these."""
+
+    def reserved_counts(
+        self, opts: Mapping[str, Any], counters: Mapping[str, int]
+    ) -> dict[str, int]:
+        """Reserved tiles by purpose, taken from the back after dealing (RULES.md 0.3)."""
+        ...
+
+    def can_chi(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` chi the current discard (already known to be from its previous seat)?"""
+        ...
+
+    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` win on the current discard (shape already checked)?"""
+        ...
+
+    def can_rob(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` rob the added kong being declared (shape already checked)?"""
+        ...
+
+    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+        """Pattern ids in RULES.md order and the hand's value for the best reading."""
+        ...
+
+    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+        """Every payment of the hand (win is None for a drawn hand)."""
+        ...
+
+    def next_dealer(
+        self, dealer: int, counters: Mapping[str, int], winner: int | None
+    ) -> tuple[int, dict[str, int]]:
+        """Dealer and counters of the next hand (RULES.md section 6 of the variant)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A rule set: its tables and its hooks."""
+
+    id: str
+    name: str
+    zh: str
+    tile_counts: tuple[int, ...]
+    options: tuple[Option, ...]
+    counters: Mapping[str, int]
+    rules: Rules
+    claims: frozenset[str] = field(default_factory=lambda: frozenset({"peng", "kong"}))
+    kong_min_live: int = 1
+    """A kong needs at least this many live tiles (a replacement must exist)."""
+    end_live: int = 0
+    """The hand is drawn when an ordinary draw is due and R <= end_live."""
+    rob_added_kong: bool = True
+
+    def option(self, name: str) -> Option:
+        """The declaration of one option."""
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise OptionError(f"variant {self.id!r} has no option {name!r}")
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """All options with defaults filled in, each value validated."""
+        return validate_options(self, given or {})
+
+
+def validate_options(variant: Variant, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Check every given option against the declarations; fill in the defaults."""
+    known = {o.name: o for o in variant.options}
+    for name in given:
+        if name not in known:
+            raise OptionError(
+                f"variant {variant.id!r} has no option {name!r}; options: {', '.join(known)}"
+            )
+    return {
+        name: (opt.validate(given[name]) if name in given else opt.default)
+        for name, opt in known.items()
+    }

@@ -1,0 +1,205 @@
+"""Guangdong push-down win 广东推倒胡 (RULES.md section 1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from majiang.hand import decompositions
+from majiang.rules.base import FIRST_DEALER, Option, Variant, escape_option
+from majiang.scoring import Item
+
+if TYPE_CHECKING:
+    from majiang.engine.state import HandState, WinInfo
+
+__all__ = ["GUANGDONG", "PATTERNS", "horse_target"]
+
+PATTERNS = (
+    "heavenly_hand",
+    "all_one_suit",
+    "all_honors",
+    "half_flush",
+    "seven_pairs",
+    "four_concealed_triplets",
+    "four_kongs",
+    "big_three_dragons",
+    "big_four_winds",
+    "little_four_winds",
+    "thirteen_orphans",
+)
+"""Big-hand patterns in RULES.md 1.4 order; ``basic_hand`` when none applies."""
+
+OPTIONS = (
+    Option("base_score", "int", 1, "基础分", "B, the base of every payment", minimum=1),
+    Option("horses", "bool", True, "买马", "the dealer buys horses (RULES.md 1.2)"),
+    Option("hunyise_big", "bool", True, "混一色算大胡", "混一色 counts as a big hand (D11)"),
+    Option("kong_pay_on_draw", "bool", False, "流局算杠", "kongs are paid in a drawn hand (D16)"),
+    escape_option(8),
+    FIRST_DEALER,
+)
+
+
+def horse_target(tile: int) -> int:
+    """Target position of a horse tile (RULES.md 1.5): 1/5/9 東 中 -> 0, and so on."""
+    if tile < 27:
+        return (tile % 9) % 4
+    return (0, 1, 2, 3, 2, 1, 0)[tile - 27]
+
+
+class GuangdongRules:
+    """Hooks of guangdong: self-draw and robbing only, horses, big and small hands."""
+
+    def reserved_counts(
+        self, opts: Mapping[str, Any], counters: Mapping[str, int]
+    ) -> dict[str, int]:
+        """h = min(4, c) horses when the option is on (RULES.md 1.2)."""
+        if not opts["horses"]:
+            return {}
+        return {"horses": min(4, counters.get("dealer_run", 1))}
+
+    def can_chi(self, state: HandState, seat: int) -> bool:
+        """No chi in guangdong."""
+        return False
+
+    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """Wins are by self-draw or robbing only (RULES.md 1.3)."""
+        return False
+
+    def can_rob(self, state: HandState, seat: int) -> bool:
+        """Not a kong whose peng was claimed from the robber's own discard (D17)."""
+        meld = state.pending_kong
+        return meld is not None and meld.source != seat
+
+    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+        """Big patterns of the best reading; value M = 2 for big, 1 for small (D10)."""
+        seat = win.winner
+        concealed = state.hand_tiles(seat)
+        if win.win_type in ("rob_kong", "discard"):
+            concealed.append(win.tile)
+        melds = state.melds[seat]
+        full = list(concealed)
+        for m in melds:
+            full.extend(m.tiles[:3])
+        suits = {t // 9 for t in full if t < 27}
+        honors = any(t >= 27 for t in full)
+        common: list[str] = []
+        if win.win_type == "instant":
+            common.append("heavenly_hand")
+        if len(suits) == 1 and not honors:
+            common.append("all_one_suit")
+        if not suits:
+            common.append("all_honors")
+        if len(suits) == 1 and honors and state.options["hunyise_big"]:
+            common.append("half_flush")
+        best: list[str] = []
+        no_melds = not melds
+        readings = decompositions(concealed, seven_pairs=no_melds, thirteen_orphans=no_melds)
+        for reading in readings:
+            found = set(common)
+            if reading.shape == "seven_pairs":
+                found.add("seven_pairs")
+            elif reading.shape == "thirteen_orphans":
+                found.add("thirteen_orphans")
+            else:
+                found |= self._standard_patterns(state, win, reading.groups, concealed)
+            ordered = [p for p in PATTERNS if p in found]
+            if len(ordered) > len(best):
+                best = ordered
+        if not best:
+            return ["basic_hand"], 1
+        return best, 2
+
+    def _standard_patterns(
+        self, state: HandState, win: WinInfo, groups: Any, concealed: list[int]
+    ) -> set[str]:
+        seat = win.winner
+        melds = state.melds[seat]
+        triplets: list[tuple[int, bool]] = []  # (kind, concealed?)
+        pair = -1
+        has_sequence = any(m.kind == "chi" for m in melds)
+        for g in groups:
+            if g.kind == "pair":
+                pair = int(g.tiles[0])
+            elif g.kind == "sequence":
+                has_sequence = True
+            else:
+                triplets.append((int(g.tiles[0]), True))
+        for m in melds:
+            if m.kind != "chi":
+                triplets.append((m.tiles[0], m.kind == "kong_concealed"))
+        found: set[str] = set()
+        kinds = {k for k, _ in triplets}
+        # RULES.md 1.4: a triplet completed by a claimed or robbed tile is not concealed.
+        if not has_sequence and len(triplets) == 4 and all(c for _, c in triplets):
+            completes_pair = win.tile == pair
+            if win.win_type != "rob_kong" or completes_pair:
+                found.add("four_concealed_triplets")
+        if sum(1 for m in melds if m.is_kong) == 4:
+            found.add("four_kongs")
+        if {31, 32, 33} <= kinds:
+            found.add("big_three_dragons")
+        winds = kinds & {27, 28, 29, 30}
+        if len(winds) == 4:
+            found.add("big_four_winds")
+        elif len(winds) == 3 and pair in {27, 28, 29, 30} - winds:
+            found.add("little_four_winds")
+        return found
+
+    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+        """Win and kong payments, then horse mirrors (RULES.md 1.5)."""
+        b = state.options["base_score"]
+        base: list[Item] = []
+        if win is not None:
+            _, m = self.patterns(state, win)
+            w = win.winner
+            share = 2 * b * m
+            if win.win_type == "rob_kong":
+                assert win.source is not None
+                base.append(Item("hu", win.source, w, 3 * share))
+            elif win.win_type == "kong_replacement" and win.kong_source is not None:
+                base.append(Item("hu", win.kong_source, w, 3 * share))
+            else:
+                base += [Item("hu", s, w, share) for s in range(4) if s != w]
+        if win is not None or state.options["kong_pay_on_draw"]:
+            for meld, konger in state.kongs:
+                if meld.kind == "kong_direct":
+                    assert meld.source is not None
+                    base.append(Item("kong", meld.source, konger, 3 * b))
+                else:
+                    each = 2 * b if meld.kind == "kong_concealed" else b
+                    base += [Item("kong", s, konger, each) for s in range(4) if s != konger]
+        items = list(base)
+        if win is not None:
+            d = state.dealer
+            for horse in state.reserved.get("horses", ()):
+                target = (d + horse_target(horse)) % 4
+                for it in base:
+                    if it.payee == target and it.payer != d:
+                        items.append(Item("horse", it.payer, d, it.points))
+                    if it.payer == target and it.payee != d:
+                        items.append(Item("horse", d, it.payee, it.points))
+        return items
+
+    def next_dealer(
+        self, dealer: int, counters: Mapping[str, int], winner: int | None
+    ) -> tuple[int, dict[str, int]]:
+        """Winner deals; the dealer's run grows while he wins; a draw passes the deal on."""
+        if winner is None:
+            return (dealer + 1) % 4, {"dealer_run": 1}
+        if winner == dealer:
+            return dealer, {"dealer_run": counters.get("dealer_run", 1) + 1}
+        return winner, {"dealer_run": 1}
+
+
+GUANGDONG = Variant(
+    id="guangdong",
+    name="Guangdong push-down win",
+    zh="广东推倒胡",
+    tile_counts=(4,) * 34 + (0,) * 8,
+    options=OPTIONS,
+    counters={"dealer_run": 1},
+    rules=GuangdongRules(),
+    claims=frozenset({"peng", "kong"}),
+    kong_min_live=1,
+    end_live=0,
+)
