@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from majiang import __version__
 from majiang.errors import MajiangError
 
-VARIANTS = (
+VARIANTS_INFO = (
     ("guangdong", "广东推倒胡", "Guangdong push-down win, buying horses"),
     ("hangzhou", "杭州麻将", "Hangzhou: 财神 wilds, 爆头, 财飘, 老庄"),
     ("hainan", "海南麻将", "Hainan: flowers, 有番才能胡, 包牌"),
@@ -34,6 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     w.add_argument("hand", help="concealed tiles in FORMAT.md notation (3n+1 or 3n+2 tiles)")
     w.add_argument("--wild", help="the wild tile kind, e.g. 5z")
+    r = sub.add_parser("replay", help="replay a majiang-record/1 file and show the result")
+    r.add_argument("record", help="path of the record (JSON)")
+    r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
+    ru = sub.add_parser("rules", help="list the variants, or one variant's room options")
+    ru.add_argument("variant", nargs="?", help="a variant id, e.g. guangdong")
     return parser
 
 
@@ -42,14 +47,16 @@ def _overview() -> str:
         f"majiang {__version__} — Chinese regional mahjong",
         "",
         "Variants (RULES.md):",
-        *(f"  {vid:<10} {zh:<12} {desc}" for vid, zh, desc in VARIANTS),
+        *(f"  {vid:<10} {zh:<12} {desc}" for vid, zh, desc in VARIANTS_INFO),
         "",
         "Commands available now:",
+        "  majiang replay RECORD [--json]     replay a game record and explain the result",
+        "  majiang rules [VARIANT]            variants and their room options",
         "  majiang waits HAND [--wild TILE]   shanten and waits of a hand",
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
-        "Coming next: replay, rules, simulate, score and the terminal game (play).",
+        "Coming next: the other variants, simulate, score and the terminal game (play).",
     ]
     return "\n".join(lines)
 
@@ -82,6 +89,69 @@ def _waits(hand_text: str, wild_text: str | None) -> str:
     return "\n".join(out)
 
 
+def _replay(path: str, as_json: bool) -> str:
+    import json
+
+    from majiang.records import load, replay
+
+    data = load(path)
+    if "record" in data and "case" in data:
+        data = data["record"]  # a worked example from shared/examples wraps its record
+    result = replay(data)
+    if as_json:
+        return json.dumps(result, ensure_ascii=False, indent=2)
+    return summary(result)
+
+
+def summary(result: dict[str, object]) -> str:
+    """A readable account of a majiang-result/1: winners, patterns, payments, totals."""
+    lines = [f"variant {result['variant']}"]
+    hands = result["hands"]
+    assert isinstance(hands, list)
+    for h in hands:
+        head = f"hand {h['index']}: dealer S{h['dealer']}, "
+        if h["outcome"] == "win":
+            src = "" if h["from"] is None else f" from S{h['from']}"
+            head += f"S{h['winner']} wins by {h['win_type']}{src}: {', '.join(h['patterns'])}"
+        else:
+            head += "drawn"
+        lines.append(head)
+        for it in h["items"]:
+            lines.append(f"    {it['kind']:<10} S{it['from']} -> S{it['to']}  {it['points']:>4}")
+        lines.append("    deltas  " + "  ".join(f"S{i} {d:+d}" for i, d in enumerate(h["deltas"])))
+        nxt = h["next"]
+        counters = ", ".join(f"{k} {v}" for k, v in nxt["counters"].items())
+        lines.append(
+            f"    next    dealer S{nxt['dealer']}" + (f" ({counters})" if counters else "")
+        )
+    totals = result["totals"]
+    assert isinstance(totals, list)
+    lines.append("totals  " + "  ".join(f"S{i} {d:+d}" for i, d in enumerate(totals)))
+    return "\n".join(lines)
+
+
+def _rules(variant_id: str | None) -> str:
+    from majiang.rules import PLANNED, VARIANTS, get_variant
+
+    if variant_id is None:
+        out = ["Variants:"]
+        for vid, zh, desc in VARIANTS_INFO:
+            state = "" if vid in VARIANTS else "  (not implemented yet)"
+            out.append(f"  {vid:<10} {zh:<12} {desc}{state}")
+        out.append("majiang rules VARIANT lists its room options.")
+        del PLANNED
+        return "\n".join(out)
+    v = get_variant(variant_id)
+    out = [f"{v.id} — {v.zh} {v.name}", "", "Room options (name, Chinese, allowed, default):"]
+    for o in v.options:
+        default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
+        out.append(f"  {o.name:<18} {o.zh:<8} {o.describe():<22} default {default}")
+        out.append(f"      {o.doc}")
+    if v.counters:
+        out.append("Dealer counters: " + ", ".join(v.counters))
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``majiang`` command."""
     args = _parser().parse_args(argv)
@@ -90,6 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_overview())
         elif args.command == "waits":
             print(_waits(args.hand, args.wild))
+        elif args.command == "replay":
+            print(_replay(args.record, args.json))
+        elif args.command == "rules":
+            print(_rules(args.variant))
     except MajiangError as err:
         print(f"majiang: error: {err}", file=sys.stderr)
         return 2

@@ -170,6 +170,8 @@ class HandState:
         self.decisions: dict[int, Action] = {}
         self.pending_kong: Meld | None = None
         self.kongs: list[tuple[Meld, int]] = []
+        self.burned: list[int] = []
+        """Tiles taken from the back and put out of play (variants that burn tiles)."""
         self.history: list[Action] = []
         self.result_: HandResult | None = None
 
@@ -241,8 +243,20 @@ class HandState:
 
     # -- transitions -------------------------------------------------------------
     def clone(self) -> HandState:
-        """An independent copy."""
-        return copy.deepcopy(self)
+        """An independent copy (values shared where immutable)."""
+        other = copy.copy(self)
+        other.options = dict(self.options)
+        other.counters = dict(self.counters)
+        other.concealed = [list(c) for c in self.concealed]
+        other.melds = [list(m) for m in self.melds]
+        other.discards = [list(d) for d in self.discards]
+        other.wall = list(self.wall)
+        other.window_options = {s: list(a) for s, a in self.window_options.items()}
+        other.decisions = dict(self.decisions)
+        other.kongs = list(self.kongs)
+        other.burned = list(self.burned)
+        other.history = list(self.history)
+        return other
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; IllegalActionError (state unchanged) otherwise."""
