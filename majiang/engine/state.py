@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning
@@ -25,8 +25,7 @@ ACTION_TYPES = ("hu", "kong", "peng", "chi", "discard", "pass", "escape")
 _ORDER = {t: i for i, t in enumerate(ACTION_TYPES)}
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """A player's decision, as FORMAT.md section 2 lists it."""
 
     seat: int
@@ -69,6 +68,12 @@ class Action:
         if self.tiles:
             extra += f" {format_tiles(self.tiles)}"
         return f"S{self.seat} {self.type}{extra}"
+
+
+_DISCARDS = tuple(tuple(Action(s, "discard", t) for t in range(34)) for s in range(4))
+_HU = tuple(Action(s, "hu") for s in range(4))
+_PASS = tuple(Action(s, "pass") for s in range(4))
+_PENG = tuple(Action(s, "peng") for s in range(4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +179,7 @@ class HandState:
         """Tiles taken from the back and put out of play (variants that burn tiles)."""
         self.history: list[Action] = []
         self.result_: HandResult | None = None
+        self._turn_cache: list[Action] | None = None
 
     # -- queries -----------------------------------------------------------------
     @property
@@ -213,25 +219,26 @@ class HandState:
         if self.result_ is not None:
             return []
         if self.phase == "turn":
-            return self._turn_actions(seat) if seat == self.current else []
+            return list(self._turn_actions(seat)) if seat == self.current else []
         if seat in self.window_options and seat not in self.decisions:
             return list(self.window_options[seat])
         return []
 
     def _turn_actions(self, seat: int) -> list[Action]:
+        cached = self._turn_cache
+        if cached is not None:
+            return cached
         c = self.concealed[seat]
         out: list[Action] = []
         if self.can_win_now and self.drawn is not None and self._complete(seat, None):
-            out.append(Action(seat, "hu"))
+            out.append(_HU[seat])
         if self.live >= self.variant.kong_min_live:
-            for t in range(34):
-                if c[t] == 4:
-                    out.append(Action(seat, "kong", t))
-            for m in self.melds[seat]:
-                if m.kind == "peng" and c[m.tiles[0]]:
-                    out.append(Action(seat, "kong", m.tiles[0]))
-        out.extend(Action(seat, "discard", t) for t in range(34) if c[t])
-        out.sort(key=Action.sort_key)
+            kongs = [t for t in range(34) if c[t] == 4]
+            kongs += [m.tiles[0] for m in self.melds[seat] if m.kind == "peng" and c[m.tiles[0]]]
+            out.extend(Action(seat, "kong", t) for t in sorted(kongs))
+        row = _DISCARDS[seat]
+        out.extend([row[t] for t in range(34) if c[t]])
+        self._turn_cache = out
         return out
 
     def _complete(self, seat: int, extra: int | None) -> bool:
@@ -274,6 +281,7 @@ class HandState:
             if action not in self._turn_actions(action.seat):
                 raise IllegalActionError(self._why_not(action))
             self.history.append(action)
+            self._turn_cache = None
             self._apply_turn(action)
             return
         opts = self.window_options.get(action.seat)
@@ -293,13 +301,15 @@ class HandState:
         self.history.append(action)
         self.decisions[action.seat] = action
         if all(s in self.decisions for s in self.window_options):
+            self._turn_cache = None
             self._resolve_window()
 
     def close_window(self) -> None:
         """Every seat that has not decided passes; the window is then resolved."""
         if self.phase in ("claim", "rob") and self.result_ is None:
             for s in self.window_options:
-                self.decisions.setdefault(s, Action(s, "pass"))
+                self.decisions.setdefault(s, _PASS[s])
+            self._turn_cache = None
             self._resolve_window()
 
     def _window_tile(self) -> int:
@@ -390,7 +400,7 @@ class HandState:
                 self.window_from = konger
                 self.window_tile = t
                 if self.rules.can_rob(self, s):
-                    out[s] = [Action(s, "hu"), Action(s, "pass")]
+                    out[s] = [_HU[s], _PASS[s]]
         return out
 
     def _claim_options(self, discarder: int, t: int) -> dict[int, list[Action]]:
@@ -406,11 +416,11 @@ class HandState:
             c = self.concealed[s]
             acts: list[Action] = []
             if "hu" in claims and self._complete(s, t) and self.rules.can_win_on_discard(self, s):
-                acts.append(Action(s, "hu"))
+                acts.append(_HU[s])
             if "kong" in claims and c[t] == 3 and self.live >= self.variant.kong_min_live:
                 acts.append(Action(s, "kong", t))
             if "peng" in claims and c[t] >= 2:
-                acts.append(Action(s, "peng"))
+                acts.append(_PENG[s])
             if (
                 "chi" in claims
                 and s == (discarder + 1) % 4
@@ -424,7 +434,7 @@ class HandState:
                         if all(c[x] for x in need):
                             acts.append(Action(s, "chi", None, tuple(need)))
             if acts:
-                acts.append(Action(s, "pass"))
+                acts.append(_PASS[s])
                 out[s] = acts
         return out
 
