@@ -42,8 +42,14 @@ def build(honors: bool) -> dict[str, bytearray]:
         n0 = need_sets(c, honors)
         n2 = need_pair(c, honors, False)
         n2n = need_pair(c, honors, True)
-        complete = (total % 3 == 0 and n0 == 0) or (total % 3 == 2 and n2 == 0)
-        tables["complete"][key] = 1 if complete else 0
+        # 1: complete as sets only, 2: complete as sets and one pair, 0: neither;
+        # a hand wins without wilds when its four suits add up to exactly 1+1+1+2.
+        if total % 3 == 0 and n0 == 0:
+            tables["complete"][key] = 1
+        elif total % 3 == 2 and n2 == 0:
+            tables["complete"][key] = 2
+        else:
+            tables["complete"][key] = 0
         tables["need0"][key] = n0
         tables["need2"][key] = n2
         tables["need2n"][key] = n2n

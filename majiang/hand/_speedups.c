@@ -113,7 +113,9 @@ static int orphans_cost(const int *key, int w, int flags) {
 static int win_core(const int *key, int w, int n, int flags) {
     if (!w) {
         const unsigned char *c = NT[T_COMPLETE];
-        if (c[key[0]] && c[key[1]] && c[key[2]] && HT[T_COMPLETE][key[3]]) return 1;
+        /* 1 = complete as sets, 2 = sets and the pair: exactly one suit holds the pair */
+        int a = c[key[0]], b = c[key[1]], d = c[key[2]], e = HT[T_COMPLETE][key[3]];
+        if (a && b && d && e && a + b + d + e == 5) return 1;
         if (n != 14) return 0;
         if (flags & F_SEVEN) {
             int t = (flags & F_QUADS) ? T_ODD : T_SINGLE;

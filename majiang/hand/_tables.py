@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-MAGIC = b"MJTAB2\n"
+MAGIC = b"MJTAB3\n"
 
 LAYOUT: dict[str, list[tuple[str, int]]] = {
     "n": [

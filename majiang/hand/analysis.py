@@ -80,7 +80,8 @@ def _py_is_winning(
     z = k >> 63
     if not w:
         c = num.complete
-        if c[m] and c[p] and c[s] and hon.complete[z]:
+        # each suit complete (1 = sets, 2 = sets and the pair), exactly one pair
+        if c[m] + c[p] + c[s] + hon.complete[z] == 5 and c[m] and c[p] and c[s] and hon.complete[z]:
             return True
         if n != 14:
             return False

@@ -308,10 +308,9 @@ def _partial_block(block: tuple[int, ...], numbers: bool, wno: bool, wpn: bool
     for kind, kinds, nat in _groups_at(block, i, numbers):
         missing = nat.count(False)
         is_pair = int(kind == "pair")
-        if (not numbers and wno) or (is_pair and not wpn):
-            joker_only = missing
-        else:
-            joker_only = 0
+        # an honor place under wild_numbers_only, or a natural's partner in a
+        # pair under wild_pairs_natural=False, can only take a joker
+        joker_only = missing if (not numbers and wno) or (is_pair and not wpn) else 0
         used = len(nat) - missing
         for s, p, u, q in _partial_block(_remove(block, kinds, nat), numbers, wno, wpn):
             s2, p2 = s + 1 - is_pair, p + is_pair
