@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench tables clean
+.PHONY: run test lint typecheck unit bench bench-engine tables clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -30,7 +30,11 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
-	$(BIN)/python bench/bench_hand.py
+	$(BIN)/python bench/bench_hand.py --markdown bench/RESULTS.md
+
+bench-engine: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/bench_engine.py --markdown bench/RESULTS.md
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import functools
 import gc
 import importlib
 import importlib.metadata
@@ -191,11 +190,28 @@ def _loop_mahjong_waits(is_agari: Callable[[list[int]], bool], data: Sequence[li
                 counts[k] -= 1
 
 
-def _runner(loop: Callable[..., None], f: Any, *data: Any) -> Callable[[], None] | None:
-    """``loop(f, *data)`` as a no-argument callable, or None if the library is missing."""
+WARM_UP = 64  # hands per case run untimed first (one-time table loads are measured apart)
+
+
+@dataclass(frozen=True)
+class Loop:
+    """``loop(*args)`` as a no-argument callable; ``warm()`` runs it on a few hands."""
+
+    loop: Callable[..., None]
+    args: tuple[Any, ...]
+
+    def __call__(self) -> None:
+        self.loop(*self.args)
+
+    def warm(self) -> None:
+        self.loop(*(a[:WARM_UP] if isinstance(a, list) else a for a in self.args))
+
+
+def _runner(loop: Callable[..., None], f: Any, *data: Any) -> Loop | None:
+    """A timed loop over ``data`` calling ``f``, or None if the library is missing."""
     if f is None:
         return None
-    return functools.partial(loop, f, *data)
+    return Loop(loop, (f, *data))
 
 
 @dataclass
@@ -205,14 +221,14 @@ class Case:
     op: str
     lib: str
     call: str  # the exact call timed, as shown in the report
-    run: Callable[[], None] | None  # None: library unavailable
+    run: Loop | None  # None: library unavailable
     n: int
     info: bool = False  # shown for information only (not the headline peer figure)
     rate: float | None = None
     error: str | None = None
 
 
-def _time_once(run: Callable[[], None]) -> float:
+def _time_once(run: Loop) -> float:
     gc.collect()
     was_enabled = gc.isenabled()
     gc.disable()
@@ -233,6 +249,14 @@ def _short(exc: BaseException) -> str:
 def time_cases(cases: list[Case], repeats: int) -> None:
     """Best of ``repeats``; the cases alternate inside each round."""
     best: dict[int, float] = {}
+    for case in cases:  # warm up: first-call costs (table loads) stay out of the figures
+        if case.run is not None and case.error is None:
+            try:
+                case.run.warm()
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as exc:
+                case.error = _short(exc)
     for _ in range(repeats):
         for i, case in enumerate(cases):
             if case.run is None or case.error is not None:
@@ -722,6 +746,10 @@ def render(
     lines: list[str] = []
     lines.append(f"Seed {args.seed}, best of {args.repeats}; hands/s = calls per second "
                  "(one hand per call, input pre-converted).")
+    compiled = compiled_modules()
+    lines.append(f"majiang implementation: `{args.impl}`; compiled modules loaded: "
+                 + (", ".join(f"`{m}`" for m in compiled) if compiled else "none (pure Python)")
+                 + ".")
     lines.append("")
     rows = []
     for rep in reports:
@@ -764,6 +792,16 @@ def _version(dist: str) -> str:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+
+
+def compiled_modules(prefix: str = "majiang") -> list[str]:
+    """Compiled extension modules loaded from the package (e.g. a C accelerator)."""
+    found = []
+    for name, mod in list(sys.modules.items()):
+        path = getattr(mod, "__file__", None) or ""
+        if (name == prefix or name.startswith(prefix + ".")) and path.endswith((".so", ".pyd")):
+            found.append(name)
+    return sorted(found)
 
 
 def machine_facts() -> list[str]:

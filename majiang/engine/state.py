@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress
+from operator import mul
 from typing import Any, NamedTuple
 
 from majiang.errors import IllegalActionError
@@ -70,6 +72,7 @@ class Action(NamedTuple):
         return f"S{self.seat} {self.type}{extra}"
 
 
+_SINGLES = tuple((t,) for t in range(34))
 _DISCARDS = tuple(tuple(Action(s, "discard", t) for t in range(34)) for s in range(4))
 _HU = tuple(Action(s, "hu") for s in range(4))
 _PASS = tuple(Action(s, "pass") for s in range(4))
@@ -211,8 +214,7 @@ class HandState:
 
     def hand_tiles(self, seat: int) -> list[int]:
         """The seat's concealed tiles, ascending."""
-        c = self.concealed[seat]
-        return [t for t in range(34) for _ in range(c[t])]
+        return list(chain.from_iterable(map(mul, _SINGLES, self.concealed[seat])))
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal decision of ``seat`` now, in canonical order (escape is always allowed)."""
@@ -233,11 +235,10 @@ class HandState:
         if self.can_win_now and self.drawn is not None and self._complete(seat, None):
             out.append(_HU[seat])
         if self.live >= self.variant.kong_min_live:
-            kongs = [t for t in range(34) if c[t] == 4]
+            kongs = [t for t in range(34) if c[t] == 4] if 4 in c else []
             kongs += [m.tiles[0] for m in self.melds[seat] if m.kind == "peng" and c[m.tiles[0]]]
             out.extend(Action(seat, "kong", t) for t in sorted(kongs))
-        row = _DISCARDS[seat]
-        out.extend([row[t] for t in range(34) if c[t]])
+        out.extend(compress(_DISCARDS[seat], c))
         self._turn_cache = out
         return out
 
