@@ -8,7 +8,7 @@
 
 enum { T_COMPLETE, T_NEED0, T_NEED2, T_NEED2N, T_ODD, T_SINGLE, T_KEPT,
        T_PAIRSQ, T_PAIRSN, T_ONES, T_ORPH, T_NEED0NW, T_NEED2NW, T_COUNT };
-enum { F_SEVEN = 1, F_ORPHANS = 2, F_QUADS = 4, F_NUMONLY = 8, F_PAIRNAT = 16 };
+enum { F_SEVEN = 1, F_ORPHANS = 2, F_QUADS = 4, F_NUMONLY = 8, F_PAIRNAT = 16, F_WILDHONOR = 32 };
 #define INF 99
 #define RESTRICTED (-1000)
 
@@ -96,6 +96,8 @@ static int seven_pairs_cost(const int *key, int w, int flags) {
 }
 
 static int orphans_cost(const int *key, int w, int flags) {
+    /* an honor wild under wild_numbers_only: its own kind can never be held naturally */
+    if ((flags & F_NUMONLY) && (flags & F_WILDHONOR)) return INF;
     int present = 0, dup = 0, present_num = 0;
     for (int s = 0; s < 4; s++) {
         int v = (s < 3 ? NT : HT)[T_ORPH][key[s]];
@@ -211,6 +213,7 @@ static int parse_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
                 return -1;
             }
             *wild = t;
+            if (t >= 27) *flags |= F_WILDHONOR;
             continue;
         }
         int truth = PyObject_IsTrue(val);

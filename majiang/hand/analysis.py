@@ -96,6 +96,7 @@ def _py_is_winning(
                     return True
         return thirteen_orphans and k in _ORPHAN_PLUS_ONE
     return _wild_win(
+        wild,
         k,
         m,
         p,
@@ -112,6 +113,7 @@ def _py_is_winning(
 
 
 def _wild_win(
+    wild: int | None,
     k: int,
     m: int,
     p: int,
@@ -148,7 +150,9 @@ def _wild_win(
         == 0
     ):
         return True
-    return thirteen_orphans and _orphans_cost(k, w, wild_numbers_only, wild_pairs_natural) == 0
+    return (
+        thirteen_orphans and _orphans_cost(k, w, wild_numbers_only, wild_pairs_natural, wild) == 0
+    )
 
 
 def _seven_pairs_cost(
@@ -185,8 +189,10 @@ def _seven_pairs_cost(
     return 2 * r - 2 * x - 2 * y - min(left, wildable - x + fixed + (w - x - 2 * y))
 
 
-def _orphans_cost(k: int, w: int, numbers_only: bool, pairs_natural: bool) -> int:
+def _orphans_cost(k: int, w: int, numbers_only: bool, pairs_natural: bool, wild: int | None) -> int:
     """Jokers missing for thirteen orphans (14 tiles; RULES.md 0.7)."""
+    if numbers_only and wild is not None and wild >= 27:
+        return INF  # the wild's own honor kind can never be held as a natural tile
     num, hon = _tables.load()
     vals = (num.orph[k & _MASK], num.orph[k >> 21 & _MASK], num.orph[k >> 42 & _MASK])
     hv = hon.orph[k >> 63]
@@ -311,7 +317,7 @@ def _py_shanten(
                 ),
             )
         if thirteen_orphans:
-            best = min(best, _orphans_cost(k, w, wild_numbers_only, wild_pairs_natural))
+            best = min(best, _orphans_cost(k, w, wild_numbers_only, wild_pairs_natural, wild))
     return best - 1
 
 

@@ -211,46 +211,48 @@ def _wild_sets(w: int, pool: tuple[int, ...], start: int) -> Iterator[list[Group
 def _pairs7(
     c: list[int], w: int, pool: tuple[int, ...], quads: bool, pairs_natural: bool
 ) -> Iterator[list[Group]]:
-    """Seven pairs: natural pairs, singles matched with wilds, wild pairs."""
-    groups: list[Group] = []
-    singles: list[int] = []
+    """Seven pairs: per kind, pairs of two naturals, a natural and a wild, or two wilds.
+
+    At most two pairs of one kind (a quadruple, RULES.md 0.7), one without quads.
+    """
+    most = 2 if quads else 1
+    options: list[list[tuple[int, list[Group]]]] = []
     for t in range(34):
         n = c[t]
-        if n > 2 and not quads:
+        if n > 2 * most:
             return
-        groups += [_group("pair", [(t, False), (t, False)])] * (n // 2)
-        if n % 2:
-            singles.append(t)
-    if len(singles) > w or (singles and not pairs_natural):
-        return
-    if any(t not in pool for t in singles):
-        return
-    for t in singles:
-        groups.append(_group("pair", [(t, False), (t, True)]))
-    left = (w - len(singles)) // 2
-    used: set[int] = {int(g.tiles[0]) for g in groups}
-    yield from _wild_pairs(groups, left, pool, 0, used, quads)
+        wildable = t in pool
+        choices: list[tuple[int, list[Group]]] = []
+        for a in range(n // 2 + 1):
+            b = n - 2 * a
+            if b and (not pairs_natural or not wildable):
+                continue
+            for extra in range(most + 1 - a - b):
+                if extra and not wildable:
+                    continue
+                groups = [_group("pair", [(t, False), (t, False)])] * a
+                groups += [_group("pair", [(t, False), (t, True)])] * b
+                groups += [_group("pair", [(t, True), (t, True)])] * extra
+                choices.append((b + 2 * extra, groups))
+        if not choices:
+            return
+        options.append(choices)
+    yield from _choose_pairs(options, 0, w, 7, [])
 
 
-def _wild_pairs(
-    groups: list[Group],
-    left: int,
-    pool: tuple[int, ...],
-    start: int,
-    used: set[int],
-    quads: bool,
+def _choose_pairs(
+    options: list[list[tuple[int, list[Group]]]], i: int, w: int, left: int, acc: list[Group]
 ) -> Iterator[list[Group]]:
-    if left == 0:
-        yield list(groups)
+    """Pick one choice per kind so that exactly ``w`` wilds make ``left`` more pairs."""
+    if i == len(options):
+        if w == 0 and left == 0:
+            yield list(acc)
         return
-    for idx in range(start, len(pool)):
-        t = pool[idx]
-        if not quads and t in used:
-            continue
-        groups.append(_group("pair", [(t, True), (t, True)]))
-        used_next = used | {t}
-        yield from _wild_pairs(groups, left - 1, pool, idx + (0 if quads else 1), used_next, quads)
-        groups.pop()
+    for wilds, groups in options[i]:
+        if wilds <= w and len(groups) <= left:
+            acc.extend(groups)
+            yield from _choose_pairs(options, i + 1, w - wilds, left - len(groups), acc)
+            del acc[len(acc) - len(groups) :]
 
 
 def _orphans(

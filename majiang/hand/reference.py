@@ -21,6 +21,11 @@ Conventions where the contract leaves a choice open (see also the tests):
   thirteen orphans, never for an honor.
 - In seven pairs one kind appears in at most 2 pairs (quads_as_two_pairs) or
   1 pair; an all-wild pair may stand for any allowed kind within that limit.
+  Readings that differ only in wild flags are distinct: two naturals and two
+  wilds of one kind read as (N, N) + (W, W) and as (N, W) + (N, W).
+- A shanten joker is a tile of any of the 34 kinds, one of the wild kind being
+  a wild (J = the least number of tiles to exchange); see the shanten section.
+- More than 4 tiles of a kind are accepted (the searches do not need the limit).
 """
 
 from __future__ import annotations
@@ -37,8 +42,12 @@ __all__ = ["Decomposition", "Group", "decompositions", "is_winning", "shanten", 
 _TILE: tuple[Tile, ...] = tuple(Tile)[:34]
 _ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 # (first kind, end kind, is a number suit) of the four independent blocks.
-_BLOCKS: tuple[tuple[int, int, bool], ...] = ((0, 9, True), (9, 18, True), (18, 27, True),
-                                              (27, 34, False))
+_BLOCKS: tuple[tuple[int, int, bool], ...] = (
+    (0, 9, True),
+    (9, 18, True),
+    (18, 27, True),
+    (27, 34, False),
+)
 _WIN_LENGTHS = (2, 5, 8, 11, 14)
 _WAIT_LENGTHS = (1, 4, 7, 10, 13)
 
@@ -75,12 +84,11 @@ class _Opts:
     wild_pairs_natural: bool
 
 
-def _parse(
-    tiles: Sequence[int], lengths: Sequence[int], wild: int | None
-) -> tuple[list[int], int]:
+def _parse(tiles: Sequence[int], lengths: Sequence[int], wild: int | None) -> tuple[list[int], int]:
     """Validate a call's tiles and wild; return (natural count vector, wild count)."""
-    if wild is not None and (isinstance(wild, bool) or not isinstance(wild, int)
-                             or not 0 <= wild < 34):
+    if wild is not None and (
+        isinstance(wild, bool) or not isinstance(wild, int) or not 0 <= wild < 34
+    ):
         raise ValueError(f"wild must be None or a tile kind 0-33, got {wild!r}")
     items = list(tiles)
     for t in items:
@@ -104,11 +112,9 @@ def _wild_may_be(kind: int, wild_numbers_only: bool) -> bool:
 
 
 def _groups_at(counts: Sequence[int], i: int, numbers: bool) -> Iterator[_GroupShape]:
-    """Every set or pair containing one natural of kind i (the lowest natural present).
-
-    ``counts`` is a block (a suit: index = number - 1) or the full 34 vector.
-    Natural flags say which places take a natural tile; the others are missing.
-    """
+    """Every set or pair holding a natural of the lowest natural kind i; flags mark naturals."""
+    # counts is one block (a suit, index = number - 1; or the honors) or the
+    # full 34 vector; places not flagged natural are missing (wild or joker).
     for k in range(1, min(3, counts[i]) + 1):
         yield "triplet", (i, i, i), (True,) * k + (False,) * (3 - k)
     for k in range(1, min(2, counts[i]) + 1):
@@ -134,8 +140,9 @@ def _groups_at(counts: Sequence[int], i: int, numbers: bool) -> Iterator[_GroupS
                     yield "sequence", kinds, (f0, f1, f2)
 
 
-def _remove(counts: tuple[int, ...], kinds: tuple[int, ...], nat: tuple[bool, ...]
-            ) -> tuple[int, ...]:
+def _remove(
+    counts: tuple[int, ...], kinds: tuple[int, ...], nat: tuple[bool, ...]
+) -> tuple[int, ...]:
     """The count tuple with the natural places of a group taken out."""
     out = list(counts)
     for k, n in zip(kinds, nat, strict=True):
@@ -156,8 +163,9 @@ def _lowest(counts: Sequence[int]) -> int:
 
 
 @cache
-def _win_block(block: tuple[int, ...], numbers: bool, wno: bool, wpn: bool
-               ) -> frozenset[tuple[int, int]]:
+def _win_block(
+    block: tuple[int, ...], numbers: bool, wno: bool, wpn: bool
+) -> frozenset[tuple[int, int]]:
     """(wilds used, pairs) of every way to put all naturals of a block into groups."""
     i = _lowest(block)
     if i < 0:
@@ -181,10 +189,15 @@ def _standard_wins(counts: list[int], n_wild: int, o: _Opts) -> bool:
     """Standard shape: all naturals in groups, leftover wilds in all-wild groups."""
     states = {(0, 0)}
     for lo, hi, numbers in _BLOCKS:
-        options = _win_block(tuple(counts[lo:hi]), numbers, o.wild_numbers_only,
-                             o.wild_pairs_natural)
-        states = {(u + u2, p + p2) for u, p in states for u2, p2 in options
-                  if u + u2 <= n_wild and p + p2 <= 1}
+        options = _win_block(
+            tuple(counts[lo:hi]), numbers, o.wild_numbers_only, o.wild_pairs_natural
+        )
+        states = {
+            (u + u2, p + p2)
+            for u, p in states
+            for u2, p2 in options
+            if u + u2 <= n_wild and p + p2 <= 1
+        }
     for used, pairs in states:
         rest = n_wild - used  # all-wild groups (number kinds are always allowed)
         if pairs == 1 and rest % 3 == 0:
@@ -236,8 +249,14 @@ def is_winning(
 ) -> bool:
     """True if the 3n+2 concealed part is a winning shape."""
     counts, n_wild = _parse(tiles, _WIN_LENGTHS, wild)
-    o = _Opts(wild, seven_pairs, thirteen_orphans, quads_as_two_pairs, wild_numbers_only,
-              wild_pairs_natural)
+    o = _Opts(
+        wild,
+        seven_pairs,
+        thirteen_orphans,
+        quads_as_two_pairs,
+        wild_numbers_only,
+        wild_pairs_natural,
+    )
     return _is_winning(counts, n_wild, o)
 
 
@@ -253,8 +272,14 @@ def waits(
 ) -> frozenset[Tile]:
     """Kinds held fewer than 4 times whose addition makes the 3n+1 part winning."""
     _parse(tiles, _WAIT_LENGTHS, wild)
-    o = _Opts(wild, seven_pairs, thirteen_orphans, quads_as_two_pairs, wild_numbers_only,
-              wild_pairs_natural)
+    o = _Opts(
+        wild,
+        seven_pairs,
+        thirteen_orphans,
+        quads_as_two_pairs,
+        wild_numbers_only,
+        wild_pairs_natural,
+    )
     held = list(tiles)
     out: set[Tile] = set()
     for k in range(34):
@@ -287,16 +312,20 @@ def waits(
 def _pareto(found: set[tuple[int, int, int, int]]) -> tuple[tuple[int, int, int, int], ...]:
     """Drop entries dominated (fewer naturals used, more joker-only places) at equal (s, p)."""
     keep = [
-        a for a in found
-        if not any(b != a and b[0] == a[0] and b[1] == a[1] and b[2] >= a[2] and b[3] <= a[3]
-                   for b in found)
+        a
+        for a in found
+        if not any(
+            b != a and b[0] == a[0] and b[1] == a[1] and b[2] >= a[2] and b[3] <= a[3]
+            for b in found
+        )
     ]
     return tuple(sorted(keep))
 
 
 @cache
-def _partial_block(block: tuple[int, ...], numbers: bool, wno: bool, wpn: bool
-                   ) -> tuple[tuple[int, int, int, int], ...]:
+def _partial_block(
+    block: tuple[int, ...], numbers: bool, wno: bool, wpn: bool
+) -> tuple[tuple[int, int, int, int], ...]:
     """(sets, pairs, naturals used, joker-only places) of partial groups in one block."""
     i = _lowest(block)
     if i < 0:
@@ -324,13 +353,19 @@ def _standard_jokers(counts: list[int], n_wild: int, size: int, o: _Opts) -> int
     n_sets = size // 3
     states: set[tuple[int, int, int, int]] = {(0, 0, 0, 0)}
     for lo, hi, numbers in _BLOCKS:
-        options = _partial_block(tuple(counts[lo:hi]), numbers, o.wild_numbers_only,
-                                 o.wild_pairs_natural)
-        states = set(_pareto({
-            (s + s2, p + p2, u + u2, q + q2)
-            for s, p, u, q in states for s2, p2, u2, q2 in options
-            if s + s2 <= n_sets and p + p2 <= 1
-        }))
+        options = _partial_block(
+            tuple(counts[lo:hi]), numbers, o.wild_numbers_only, o.wild_pairs_natural
+        )
+        states = set(
+            _pareto(
+                {
+                    (s + s2, p + p2, u + u2, q + q2)
+                    for s, p, u, q in states
+                    for s2, p2, u2, q2 in options
+                    if s + s2 <= n_sets and p + p2 <= 1
+                }
+            )
+        )
     # groups not started are all-missing; their places take wilds (number kinds)
     return min(max(size - u - n_wild, q) for _, _, u, q in states)
 
@@ -391,8 +426,14 @@ def shanten(
 ) -> int:
     """Least number of jokers that complete the part, minus one (-1 = complete)."""
     counts, n_wild = _parse(tiles, _WIN_LENGTHS + _WAIT_LENGTHS, wild)
-    o = _Opts(wild, seven_pairs, thirteen_orphans, quads_as_two_pairs, wild_numbers_only,
-              wild_pairs_natural)
+    o = _Opts(
+        wild,
+        seven_pairs,
+        thirteen_orphans,
+        quads_as_two_pairs,
+        wild_numbers_only,
+        wild_pairs_natural,
+    )
     size = len(tiles) + (1 if len(tiles) % 3 == 1 else 0)
     best = _standard_jokers(counts, n_wild, size, o)
     if size == 14 and seven_pairs:
@@ -423,13 +464,17 @@ def _allowed(o: _Opts) -> range:
 def _all_wild_sets(o: _Opts) -> list[Group]:
     """Every set made only of wilds."""
     out = [Group("triplet", (_TILE[k],) * 3, (True,) * 3) for k in _allowed(o)]
-    out += [Group("sequence", (_TILE[a], _TILE[a + 1], _TILE[a + 2]), (True,) * 3)
-            for a in range(27) if a % 9 <= 6]
+    out += [
+        Group("sequence", (_TILE[a], _TILE[a + 1], _TILE[a + 2]), (True,) * 3)
+        for a in range(27)
+        if a % 9 <= 6
+    ]
     return out
 
 
-def _standard_readings(counts: list[int], n_wild: int, n_sets: int, n_pairs: int, o: _Opts
-                       ) -> Iterator[list[Group]]:
+def _standard_readings(
+    counts: list[int], n_wild: int, n_sets: int, n_pairs: int, o: _Opts
+) -> Iterator[list[Group]]:
     """Every reading (groups, unsorted) of naturals plus wilds as n_sets sets and n_pairs pairs."""
     i = _lowest(counts)
     if i < 0:
@@ -450,13 +495,15 @@ def _standard_readings(counts: list[int], n_wild: int, n_sets: int, n_pairs: int
         if is_pair and missing and not o.wild_pairs_natural:
             continue
         rest = list(_remove(tuple(counts), kinds, nat))
-        for groups in _standard_readings(rest, n_wild - missing, n_sets - (not is_pair),
-                                         n_pairs - is_pair, o):
+        for groups in _standard_readings(
+            rest, n_wild - missing, n_sets - (not is_pair), n_pairs - is_pair, o
+        ):
             yield [_group(kind, kinds, nat), *groups]
 
 
-def _seven_pairs_readings(counts: list[int], n_wild: int, per_kind: list[int], o: _Opts
-                          ) -> Iterator[list[Group]]:
+def _seven_pairs_readings(
+    counts: list[int], n_wild: int, per_kind: list[int], o: _Opts
+) -> Iterator[list[Group]]:
     """Every reading of naturals plus wilds as pairs (per_kind: pairs already on each kind)."""
     limit = 2 if o.quads_as_two_pairs else 1
     i = _lowest(counts)
@@ -514,8 +561,14 @@ def decompositions(
 ) -> tuple[Decomposition, ...]:
     """Every distinct reading of a 3n+2 winning part (empty if not winning)."""
     counts, n_wild = _parse(tiles, _WIN_LENGTHS, wild)
-    o = _Opts(wild, seven_pairs, thirteen_orphans, quads_as_two_pairs, wild_numbers_only,
-              wild_pairs_natural)
+    o = _Opts(
+        wild,
+        seven_pairs,
+        thirteen_orphans,
+        quads_as_two_pairs,
+        wild_numbers_only,
+        wild_pairs_natural,
+    )
     found: set[Decomposition] = set()
     for groups in _standard_readings(counts, n_wild, len(tiles) // 3, 1, o):
         sets = sorted((g for g in groups if g.kind != "pair"), key=_key)
@@ -528,5 +581,6 @@ def decompositions(
         for groups in _orphans_readings(counts, n_wild, o):
             found.add(Decomposition("thirteen_orphans", tuple(groups)))
     shapes = ("standard", "seven_pairs", "thirteen_orphans")
-    return tuple(sorted(found, key=lambda d: (shapes.index(d.shape),
-                                              [(g.kind, _key(g)) for g in d.groups])))
+    return tuple(
+        sorted(found, key=lambda d: (shapes.index(d.shape), [(g.kind, _key(g)) for g in d.groups]))
+    )

@@ -114,6 +114,8 @@ def _replay_hand(match: Match, index: int, hand: Mapping[str, Any]) -> None:
                 decided = set()
         except MajiangError as err:
             raise RecordError(f"{where}, action {i}, seat {seat}: {err}") from None
+    if state.phase != "turn":
+        state.close_window()  # FORMAT.md: a seat that could claim and is not listed passes
     if not state.is_terminal():
         mode = hand.get("autoplay")
         if mode == "tsumogiri":
