@@ -12,7 +12,7 @@ from majiang.engine.state import Action, HandState
 from majiang.errors import MajiangError, RecordError
 from majiang.tiles import format_tiles
 
-__all__ = ["hand_result_json", "load", "record_json", "replay", "result_json"]
+__all__ = ["hand_result_json", "load", "record_json", "replay", "replay_match", "result_json"]
 
 RECORD_FORMAT = "majiang-record/1"
 RESULT_FORMAT = "majiang-result/1"
@@ -79,10 +79,22 @@ def replay_match(record: Mapping[str, Any]) -> Match:
     return match
 
 
+_HAND_FIELDS = {"dealer", "deal", "actions", "autoplay"}
+_DEAL_FIELDS = {"hands", "draws", "tail", "reserved"}
+
+
 def _replay_hand(match: Match, index: int, hand: Mapping[str, Any]) -> None:
     where = f"hand {index}"
     if not isinstance(hand, Mapping):
         raise RecordError(f"{where}: a hand is an object")
+    unknown = set(hand) - _HAND_FIELDS
+    deal = hand.get("deal") or {}
+    if isinstance(deal, Mapping):
+        unknown |= {f"deal.{k}" for k in set(deal) - _DEAL_FIELDS}
+    else:
+        raise RecordError(f"{where}: deal must be an object")
+    if unknown:
+        raise RecordError(f"{where}: unknown fields: {', '.join(sorted(unknown))}")
     if match.over:
         raise RecordError(f"{where}: the match ended with an escape in the hand before")
     if "dealer" in hand and hand["dealer"] != match.dealer:
