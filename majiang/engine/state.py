@@ -88,6 +88,8 @@ class Meld:
     source: int | None = None
     """The seat the claimed tile came from (an added kong keeps its peng's)."""
     claimed: int | None = None
+    wilds: int = 0
+    """Wild tiles standing in this meld (RULES.md 2.1); they are no longer wilds."""
 
     @property
     def is_kong(self) -> bool:
@@ -183,6 +185,19 @@ class HandState:
         self.history: list[Action] = []
         self.result_: HandResult | None = None
         self._turn_cache: list[Action] | None = None
+        self.wild: int | None = self.rules.wild_kind(self.options, self.reserved)
+        self.shapes = dict(variant.shapes)
+        self.meld_wilds = self.wild is not None and self.rules.wilds_in_melds(self.options)
+        self.last_turn = self.live <= variant.last_live
+        self.claims_count = [[0] * 4 for _ in range(4)]
+        """claims_count[a][b]: chi, peng and direct kongs seat a made on seat b's discards."""
+        self.seat_log: list[list[str]] = [["D"] if s == dealer else [] for s in range(4)]
+        """Each seat's own actions: D draw, K kong, P wild discard, X discard, C chi/peng."""
+        self.missed_win: list[set[int]] = [set() for _ in range(4)]
+        self.missed_peng: list[set[int]] = [set() for _ in range(4)]
+        self.extra: dict[str, Any] = {}
+        """Variant-specific state; hooks keep only immutable values in it."""
+        self.rules.on_start(self)
 
     # -- queries -----------------------------------------------------------------
     @property
@@ -232,22 +247,54 @@ class HandState:
             return cached
         c = self.concealed[seat]
         out: list[Action] = []
-        if self.can_win_now and self.drawn is not None and self._complete(seat, None):
+        if (
+            self.can_win_now
+            and self.drawn is not None
+            and self._complete(seat, None)
+            and self.rules.can_self_draw(self, seat)
+        ):
             out.append(_HU[seat])
-        if self.live >= self.variant.kong_min_live:
-            kongs = [t for t in range(34) if c[t] == 4] if 4 in c else []
-            kongs += [m.tiles[0] for m in self.melds[seat] if m.kind == "peng" and c[m.tiles[0]]]
-            out.extend(Action(seat, "kong", t) for t in sorted(kongs))
+        if not self.last_turn and self.live >= self.variant.kong_min_live:
+            out.extend(self._own_kongs(seat))
         out.extend(compress(_DISCARDS[seat], c))
+        out = self.rules.filter_turn(self, seat, out)
         self._turn_cache = out
         return out
+
+    def _own_kongs(self, seat: int) -> list[Action]:
+        """Concealed and added kongs, with wilds standing in where allowed (RULES.md 2.1)."""
+        c = self.concealed[seat]
+        wild = self.wild
+        found: list[Action] = []
+        for t in range(34):
+            if t == wild or not c[t]:
+                continue
+            if c[t] == 4:
+                found.append(Action(seat, "kong", t))
+            if self.meld_wilds and wild is not None and c[wild]:
+                for k in range(max(1, 4 - c[wild]), min(c[t], 3) + 1):
+                    found.append(Action(seat, "kong", t, (t,) * k + (wild,) * (4 - k)))
+        for m in self.melds[seat]:
+            if m.kind == "peng":
+                t = m.tiles[0]
+                if c[t]:
+                    found.append(Action(seat, "kong", t))
+                if self.meld_wilds and wild is not None and c[wild]:
+                    found.append(Action(seat, "kong", t, (wild,)))
+        found.sort(key=Action.sort_key)
+        return found
 
     def _complete(self, seat: int, extra: int | None) -> bool:
         tiles = self.hand_tiles(seat)
         if extra is not None:
             tiles.append(extra)
-        no_melds = not self.melds[seat]
-        return is_winning(tiles, seven_pairs=no_melds, thirteen_orphans=no_melds)
+        if self.melds[seat]:
+            return is_winning(
+                tiles,
+                wild=self.wild,
+                **{**self.shapes, "seven_pairs": False, "thirteen_orphans": False},
+            )
+        return is_winning(tiles, wild=self.wild, **self.shapes)
 
     # -- transitions -------------------------------------------------------------
     def clone(self) -> HandState:
@@ -264,6 +311,12 @@ class HandState:
         other.kongs = list(self.kongs)
         other.burned = list(self.burned)
         other.history = list(self.history)
+        other.claims_count = [list(r) for r in self.claims_count]
+        other.seat_log = [list(r) for r in self.seat_log]
+        other.missed_win = [set(r) for r in self.missed_win]
+        other.missed_peng = [set(r) for r in self.missed_peng]
+        other.extra = dict(self.extra)
+        other.shapes = dict(self.shapes)
         return other
 
     def apply(self, action: Action) -> None:
@@ -353,21 +406,30 @@ class HandState:
         if action.type == "kong":
             t = action.tile
             assert t is not None
-            if c[t] == 4:
-                c[t] = 0
-                meld = Meld("kong_concealed", (t,) * 4)
+            used = action.tiles or (t,)
+            peng_idx = next(
+                (i for i, m in enumerate(self.melds[seat]) if m.kind == "peng" and m.tiles[0] == t),
+                None,
+            )
+            self.seat_log[seat].append("K")
+            if len(used) == 4 or (not action.tiles and c[t] == 4 and peng_idx is None):
+                for x in used if action.tiles else (t,) * 4:
+                    c[x] -= 1
+                wilds = sum(1 for x in used if x == self.wild and x != t) if action.tiles else 0
+                meld = Meld("kong_concealed", (t,) * 4, wilds=wilds)
                 self.melds[seat].append(meld)
                 self.kongs.append((meld, seat))
+                self.rules.on_event(self, "kong", seat, t)
                 self._back_draw(seat, meld)
                 return
-            idx = next(
-                i for i, m in enumerate(self.melds[seat]) if m.kind == "peng" and m.tiles[0] == t
-            )
-            peng = self.melds[seat][idx]
-            c[t] -= 1
-            meld = Meld("kong_added", (t,) * 4, peng.source, peng.claimed)
-            self.melds[seat][idx] = meld
+            assert peng_idx is not None
+            peng = self.melds[seat][peng_idx]
+            c[used[0]] -= 1
+            extra_wild = 1 if used[0] != t else 0
+            meld = Meld("kong_added", (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild)
+            self.melds[seat][peng_idx] = meld
             self.pending_kong = meld
+            self.rules.on_event(self, "kong", seat, t)
             robbers = self._robbers(seat, t) if self.variant.rob_added_kong else {}
             if robbers:
                 self._open_window("rob", seat, t, robbers)
@@ -378,12 +440,16 @@ class HandState:
         assert t is not None
         c[t] -= 1
         self.discards[seat].append(t)
+        self.seat_log[seat].append("P" if t == self.wild else "X")
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
+        self.rules.on_event(self, "discard", seat, t)
         options = self._claim_options(seat, t)
         if options:
             self._open_window("claim", seat, t, options)
+        elif self.last_turn:
+            self._end_draw()  # RULES.md 1.2 / 2.2: nobody may claim the last turn's discard
         else:
             self._next_draw(seat)
 
@@ -406,38 +472,65 @@ class HandState:
 
     def _claim_options(self, discarder: int, t: int) -> dict[int, list[Action]]:
         out: dict[int, list[Action]] = {}
-        if self.live <= self.variant.end_live:
-            return out  # RULES.md 1.2: the discard after the last draw cannot be claimed
         self.window_from = discarder
         self.window_tile = t
         claims = self.variant.claims
+        if t == self.wild:
+            claims = claims & self.variant.wild_discard_claims  # e.g. 财神不能放铳 (RULES.md 2.1)
+        if self.last_turn:
+            claims = claims & {"hu"}  # RULES.md 1.2 / 2.2: the last discard is only won on
+        if not claims:
+            return out
         for s in range(4):
             if s == discarder:
                 continue
-            c = self.concealed[s]
             acts: list[Action] = []
-            if "hu" in claims and self._complete(s, t) and self.rules.can_win_on_discard(self, s):
-                acts.append(_HU[s])
-            if "kong" in claims and c[t] == 3 and self.live >= self.variant.kong_min_live:
-                acts.append(Action(s, "kong", t))
-            if "peng" in claims and c[t] >= 2:
-                acts.append(_PENG[s])
             if (
-                "chi" in claims
-                and s == (discarder + 1) % 4
-                and t < 27
-                and self.rules.can_chi(self, s)
+                "hu" in claims
+                and t not in self.missed_win[s]
+                and self._complete(s, t)
+                and self.rules.can_win_on_discard(self, s)
             ):
-                d = t % 9
-                for lo in (d - 2, d - 1, d):
-                    if lo >= 0 and lo + 2 <= 8:
-                        need = [t - d + x for x in (lo, lo + 1, lo + 2) if x != d]
-                        if all(c[x] for x in need):
-                            acts.append(Action(s, "chi", None, tuple(need)))
+                acts.append(_HU[s])
+            acts += self._meld_claims(s, discarder, t, claims)
+            acts = self.rules.filter_claims(self, s, acts)
             if acts:
                 acts.append(_PASS[s])
                 out[s] = acts
         return out
+
+    def _meld_claims(self, s: int, discarder: int, t: int, claims: frozenset[str]) -> list[Action]:
+        """Kong, peng and chi of the discard ``t`` by seat ``s`` (wilds where allowed)."""
+        c = self.concealed[s]
+        wk = self.wild if self.wild is not None else -1
+        w = c[wk] if (self.meld_wilds and wk >= 0) else 0
+        nat = c[t] if t != wk else 0
+        acts: list[Action] = []
+        if "kong" in claims and self.live >= self.variant.kong_min_live:
+            if nat == 3:
+                acts.append(Action(s, "kong", t))
+            for k in range(max(0, 3 - w), min(nat, 2) + 1):
+                acts.append(Action(s, "kong", t, (t,) * k + (wk,) * (3 - k)))
+        if "peng" in claims and t not in self.missed_peng[s]:
+            if nat >= 2:
+                acts.append(_PENG[s])
+            for k in range(max(0, 2 - w), min(nat, 1) + 1):
+                acts.append(Action(s, "peng", None, (t,) * k + (wk,) * (2 - k)))
+        if "chi" in claims and s == (discarder + 1) % 4 and t < 27 and self.rules.can_chi(self, s):
+            d = t % 9
+            for lo in (d - 2, d - 1, d):
+                if lo < 0 or lo + 2 > 8:
+                    continue
+                need = [t - d + x for x in (lo, lo + 1, lo + 2) if x != d]
+                if all(c[x] and x != wk for x in need):
+                    acts.append(Action(s, "chi", None, tuple(need)))
+                elif w:
+                    # one wild may stand in for one missing tile (D28, docs/decisions.md)
+                    for other in need:
+                        act = Action(s, "chi", None, tuple(sorted((other, wk))))
+                        if c[other] and other != wk and act not in acts:
+                            acts.append(act)
+        return acts
 
     def _open_window(
         self, phase: str, source: int, t: int, options: dict[int, list[Action]]
@@ -453,6 +546,7 @@ class HandState:
         t = self.window_tile
         assert source is not None and t is not None
         claims = [a for a in self.decisions.values() if a.type != "pass"]
+        offered = self.window_options
         phase = self.phase
         self.phase = "turn"
         self.window_options = {}
@@ -472,8 +566,12 @@ class HandState:
             self.current = source
             self._kong_stands(source)
             return
+        self._note_missed(offered, claims, t)
         if not claims:
-            self._next_draw(source)
+            if self.last_turn:
+                self._end_draw()
+            else:
+                self._next_draw(source)
             return
         rank = {"hu": 0, "kong": 1, "peng": 1, "chi": 2}
         best = min(claims, key=lambda a: (rank[a.type], (a.seat - source) % 4))
@@ -485,47 +583,94 @@ class HandState:
         self.discards[source].pop()
         self.first_turn = False
         self.current = s
+        self.claims_count[s][source] += 1
+        used = best.tiles
+        wilds = sum(1 for x in used if x == self.wild and x != t)
         if best.type == "kong":
-            c[t] -= 3
-            meld = Meld("kong_direct", (t,) * 4, source, t)
+            for x in used or (t, t, t):
+                c[x] -= 1
+            meld = Meld("kong_direct", (t,) * 4, source, t, wilds)
             self.melds[s].append(meld)
             self.kongs.append((meld, s))
+            self.seat_log[s].append("K")
+            self._clear_missed(s, "claim")
+            self.rules.on_event(self, "claim", s, t)
             self._back_draw(s, meld)
             return
+        for x in used or (t, t):
+            c[x] -= 1
         if best.type == "peng":
-            c[t] -= 2
-            self.melds[s].append(Meld("peng", (t,) * 3, source, t))
+            self.melds[s].append(Meld("peng", (t,) * 3, source, t, wilds))
         else:
-            for x in best.tiles:
-                c[x] -= 1
-            self.melds[s].append(Meld("chi", tuple(sorted((*best.tiles, t))), source, t))
+            self.melds[s].append(Meld("chi", self._chi_sequence(t, used), source, t, wilds))
+        self.seat_log[s].append("C")
         self.drawn = None
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
         self.after_kong = None
+        self._clear_missed(s, "claim")
+        self.rules.on_event(self, "claim", s, t)
+
+    def _chi_sequence(self, t: int, used: tuple[int, ...]) -> tuple[int, ...]:
+        """The three kinds a chi stands for: the lowest sequence fitting its natural tiles."""
+        naturals = [x for x in used if x != self.wild]
+        if len(naturals) == 2:
+            return tuple(sorted((*naturals, t)))
+        d = t % 9
+        for lo in (d - 2, d - 1, d):
+            seq = tuple(t - d + x for x in (lo, lo + 1, lo + 2))
+            if lo >= 0 and lo + 2 <= 8 and all(x in seq for x in naturals):
+                return seq
+        raise IllegalActionError(f"no sequence of {Tile(t)} with {format_tiles(used)}")
+
+    def _note_missed(
+        self, offered: Mapping[int, list[Action]], claims: list[Action], t: int
+    ) -> None:
+        """漏胡 / 漏碰: a seat that could win or peng ``t`` and did not (RULES.md D8)."""
+        rules = self.variant.missed_rules
+        if not rules:
+            return
+        chosen = {a.seat: a.type for a in claims}
+        for seat, acts in offered.items():
+            kinds = {a.type for a in acts}
+            if "win" in rules and "hu" in kinds and chosen.get(seat) != "hu":
+                self.missed_win[seat].add(t)
+            if "peng" in rules and "peng" in kinds and chosen.get(seat) != "peng":
+                self.missed_peng[seat].add(t)
+
+    def _clear_missed(self, seat: int, event: str) -> None:
+        if event == "draw" or self.variant.missed_clear_on_claim:
+            self.missed_win[seat].clear()
+            self.missed_peng[seat].clear()
 
     def _next_draw(self, discarder: int) -> None:
         seat = (discarder + 1) % 4
-        if self.live <= self.variant.end_live:
+        if self.live <= self.variant.last_live:
             self._end_draw()
             return
         t = self.wall[self.lo]
         self.lo += 1
-        self.concealed[seat][t] += 1
-        self.current = seat
-        self.phase = "turn"
-        self.drawn = t
-        self.can_win_now = True
-        self.after_kong = None
+        self._receive(seat, t, None)
 
     def _back_draw(self, seat: int, meld: Meld) -> None:
         self.hi -= 1
         t = self.wall[self.hi]
+        if self.variant.burn_after_kong and self.live > 0:
+            self.hi -= 1  # RULES.md 2.2: one more tile from the back is set aside (D29)
+            self.burned.append(self.wall[self.hi])
+        self._receive(seat, t, meld)
+
+    def _receive(self, seat: int, t: int, kong: Meld | None) -> None:
+        """A drawn tile starts the seat's action phase (RULES.md 0.4)."""
         self.concealed[seat][t] += 1
         self.current = seat
         self.phase = "turn"
         self.drawn = t
         self.can_win_now = True
-        self.after_kong = meld
+        self.after_kong = kong
+        self.seat_log[seat].append("D")
+        self._clear_missed(seat, "draw")
+        self.last_turn = self.live <= self.variant.last_live
+        self.rules.on_event(self, "draw", seat, t)
 
     # -- endings -----------------------------------------------------------------
     def _end_win(self, win: WinInfo) -> None:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from majiang.errors import OptionError
 
 if TYPE_CHECKING:
-    from majiang.engine.state import HandState, WinInfo
+    from majiang.engine.state import Action, HandState, WinInfo
     from majiang.scoring import Item
 
-__all__ = ["Option", "Rules", "Variant", "validate_options"]
+__all__ = ["BaseRules", "Option", "Rules", "Variant", "validate_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +86,30 @@ class Rules(Protocol):
         """Reserved tiles by purpose, taken from the back after dealing (RULES.md 0.3)."""
         ...
 
+    def wild_kind(
+        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
+    ) -> int | None:
+        """The wild kind of this hand, or None."""
+        ...
+
+    def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
+        """May wilds stand in chi, peng and kongs?"""
+        ...
+
+    def on_start(self, state: HandState) -> None:
+        """Set up variant state in ``state.extra`` at the deal."""
+        ...
+
+    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
+        """Follow the hand: ``event`` is draw, discard, claim or kong."""
+        ...
+
     def can_chi(self, state: HandState, seat: int) -> bool:
         """May ``seat`` chi the current discard (already known to be from its previous seat)?"""
+        ...
+
+    def can_self_draw(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` declare its complete hand now (self-draw)?"""
         ...
 
     def can_win_on_discard(self, state: HandState, seat: int) -> bool:
@@ -96,6 +118,14 @@ class Rules(Protocol):
 
     def can_rob(self, state: HandState, seat: int) -> bool:
         """May ``seat`` rob the added kong being declared (shape already checked)?"""
+        ...
+
+    def filter_turn(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+        """The turn's actions this variant allows (e.g. 抓打 restrictions)."""
+        ...
+
+    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+        """The claims of the current discard this variant allows."""
         ...
 
     def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
@@ -113,6 +143,56 @@ class Rules(Protocol):
         ...
 
 
+class BaseRules:
+    """Defaults for the hooks: no wilds, no restrictions beyond the engine's."""
+
+    def reserved_counts(
+        self, opts: Mapping[str, Any], counters: Mapping[str, int]
+    ) -> dict[str, int]:
+        """No reserved tiles."""
+        return {}
+
+    def wild_kind(
+        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
+    ) -> int | None:
+        """No wilds."""
+        return None
+
+    def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
+        """Melds use natural tiles only."""
+        return False
+
+    def on_start(self, state: HandState) -> None:
+        """Nothing to set up."""
+
+    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
+        """Nothing to follow."""
+
+    def can_chi(self, state: HandState, seat: int) -> bool:
+        """Chi allowed wherever the variant's claims list it."""
+        return True
+
+    def can_self_draw(self, state: HandState, seat: int) -> bool:
+        """Self-draws always allowed."""
+        return True
+
+    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """Discard wins allowed wherever the variant's claims list them."""
+        return True
+
+    def can_rob(self, state: HandState, seat: int) -> bool:
+        """Robbing allowed wherever the variant allows it."""
+        return True
+
+    def filter_turn(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+        """Everything the engine offers."""
+        return actions
+
+    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+        """Everything the engine offers."""
+        return actions
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """A rule set: its tables and its hooks."""
@@ -127,9 +207,20 @@ class Variant:
     claims: frozenset[str] = field(default_factory=lambda: frozenset({"peng", "kong"}))
     kong_min_live: int = 1
     """A kong needs at least this many live tiles (a replacement must exist)."""
-    end_live: int = 0
-    """The hand is drawn when an ordinary draw is due and R <= end_live."""
+    last_live: int = 0
+    """A draw leaving R <= last_live starts the last turn: no kong, its discard only won on,
+    then the hand is drawn (RULES.md 1.2, 2.2)."""
     rob_added_kong: bool = True
+    shapes: Mapping[str, bool] = field(default_factory=dict)
+    """Keyword flags for majiang.hand (seven_pairs, thirteen_orphans, wild_... )."""
+    wild_discard_claims: frozenset[str] = frozenset()
+    """Claims allowed on a discarded wild (hongzhong: a win only)."""
+    missed_rules: frozenset[str] = frozenset()
+    """漏胡 / 漏碰 rules in force: "win", "peng" (RULES.md D8)."""
+    missed_clear_on_claim: bool = False
+    """The 漏 restriction also ends at the seat's own chi, peng or kong (taizhou)."""
+    burn_after_kong: bool = False
+    """A tile from the back is set aside after each kong replacement (RULES.md 2.2)."""
 
     def option(self, name: str) -> Option:
         """The declaration of one option."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions
-from majiang.rules.base import FIRST_DEALER, Option, Variant, escape_option
+from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
 from majiang.scoring import Item
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def horse_target(tile: int) -> int:
     return (0, 1, 2, 3, 2, 1, 0)[tile - 27]
 
 
-class GuangdongRules:
+class GuangdongRules(BaseRules):
     """Hooks of guangdong: self-draw and robbing only, horses, big and small hands."""
 
     def reserved_counts(
@@ -56,10 +56,6 @@ class GuangdongRules:
         if not opts["horses"]:
             return {}
         return {"horses": min(4, counters.get("dealer_run", 1))}
-
-    def can_chi(self, state: HandState, seat: int) -> bool:
-        """No chi in guangdong."""
-        return False
 
     def can_win_on_discard(self, state: HandState, seat: int) -> bool:
         """Wins are by self-draw or robbing only (RULES.md 1.3)."""
@@ -201,5 +197,5 @@ GUANGDONG = Variant(
     rules=GuangdongRules(),
     claims=frozenset({"peng", "kong"}),
     kong_min_live=1,
-    end_live=0,
+    last_live=0,
 )
