@@ -266,6 +266,16 @@ class HandState:
         c = self.concealed[seat]
         wild = self.wild
         found: list[Action] = []
+        if not self.meld_wilds:
+            if 4 in c:
+                found = [Action(seat, "kong", t) for t in range(34) if c[t] == 4]
+            found += [
+                Action(seat, "kong", m.tiles[0])
+                for m in self.melds[seat]
+                if m.kind == "peng" and c[m.tiles[0]]
+            ]
+            found.sort(key=Action.sort_key)
+            return found
         for t in range(34):
             if t == wild or not c[t]:
                 continue
@@ -506,6 +516,8 @@ class HandState:
         w = c[wk] if (self.meld_wilds and wk >= 0) else 0
         nat = c[t] if t != wk else 0
         acts: list[Action] = []
+        if nat + w < 2 and ("chi" not in claims or s != (discarder + 1) % 4):
+            return acts
         if "kong" in claims and self.live >= self.variant.kong_min_live:
             if nat == 3:
                 acts.append(Action(s, "kong", t))
