@@ -52,7 +52,7 @@ class Match:
             dealer = self.rng.randrange(4)
         else:
             dealer = int(first)
-        counters = dict(self.variant.counters)
+        counters = {**self.variant.counters, **self.variant.rules.initial_counters(self.options)}
         for name, value in dict(start.get("counters", {})).items():
             if name not in counters:
                 raise OptionError(
@@ -89,7 +89,9 @@ class Match:
         for s, d in enumerate(result.deltas):
             self.totals[s] += d
         winner = result.win.winner if result.win else None
-        dealer, counters = self.variant.rules.next_dealer(self.dealer, self.counters, winner)
+        dealer, counters = self.variant.rules.next_dealer(
+            self.options, self.dealer, self.counters, winner
+        )
         done = FinishedHand(state, dealer, counters)
         self.finished.append(done)
         self.dealer, self.counters = dealer, counters

@@ -59,7 +59,9 @@ class Action(NamedTuple):
             )
         tile = parse_tile(data["tile"]) if "tile" in data else None
         tiles = parse_tiles(data["tiles"]) if "tiles" in data else ()
-        return Action(seat, kind, None if tile is None else int(tile), tuple(int(t) for t in tiles))
+        return Action(
+            seat, kind, None if tile is None else int(tile), tuple(sorted(int(t) for t in tiles))
+        )
 
     def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
         """Canonical order: hu, kong, peng, chi, discard, pass; then by tile."""
@@ -283,7 +285,9 @@ class HandState:
                 found.append(Action(seat, "kong", t))
             if self.meld_wilds and wild is not None and c[wild]:
                 for k in range(max(1, 4 - c[wild]), min(c[t], 3) + 1):
-                    found.append(Action(seat, "kong", t, (t,) * k + (wild,) * (4 - k)))
+                    found.append(
+                        Action(seat, "kong", t, tuple(sorted((t,) * k + (wild,) * (4 - k))))
+                    )
         for m in self.melds[seat]:
             if m.kind == "peng":
                 t = m.tiles[0]
@@ -522,12 +526,12 @@ class HandState:
             if nat == 3:
                 acts.append(Action(s, "kong", t))
             for k in range(max(0, 3 - w), min(nat, 2) + 1):
-                acts.append(Action(s, "kong", t, (t,) * k + (wk,) * (3 - k)))
+                acts.append(Action(s, "kong", t, tuple(sorted((t,) * k + (wk,) * (3 - k)))))
         if "peng" in claims and t not in self.missed_peng[s]:
             if nat >= 2:
                 acts.append(_PENG[s])
             for k in range(max(0, 2 - w), min(nat, 1) + 1):
-                acts.append(Action(s, "peng", None, (t,) * k + (wk,) * (2 - k)))
+                acts.append(Action(s, "peng", None, tuple(sorted((t,) * k + (wk,) * (2 - k)))))
         if "chi" in claims and s == (discarder + 1) % 4 and t < 27 and self.rules.can_chi(self, s):
             d = t % 9
             for lo in (d - 2, d - 1, d):

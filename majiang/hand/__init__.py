@@ -5,7 +5,16 @@ tools/gen_tables.py); ``majiang.hand.reference`` is a brute-force oracle used
 by the tests. The contract is docs/hand-api.md.
 """
 
-from majiang.hand.analysis import is_winning, shanten, waits
+from majiang.hand.analysis import is_pairs, is_sets, is_winning, shanten, waits
 from majiang.hand.decompose import Decomposition, Group, decompositions
 
-__all__ = ["Decomposition", "Group", "decompositions", "is_winning", "shanten", "waits"]
+__all__ = [
+    "Decomposition",
+    "Group",
+    "decompositions",
+    "is_pairs",
+    "is_sets",
+    "is_winning",
+    "shanten",
+    "waits",
+]

@@ -13,7 +13,7 @@ from majiang.hand import _tables
 from majiang.hand._suit import INF, kept
 from majiang.tiles import KINDS, ORPHANS, Tile
 
-__all__ = ["is_winning", "shanten", "waits"]
+__all__ = ["is_pairs", "is_sets", "is_winning", "shanten", "waits"]
 
 _MASK = (1 << 21) - 1
 _W: dict[int, int] = {t: 5 ** (t % 9) << (21 * (t // 9)) for t in range(27)}
@@ -400,3 +400,38 @@ else:
     waits = _speedups.waits
     shanten = _speedups.shanten
     ACCELERATED = True
+
+
+def is_sets(tiles: Sequence[int], *, wild: int | None = None) -> bool:
+    """True if 3n concealed tiles (wilds standing in anywhere) are n complete sets.
+
+    Used for 爆头 readiness (RULES.md 2.3 (d), 2.4): the tiles left after taking
+    one wild out.
+    """
+    if len(tiles) % 3:
+        return False
+    k = _key(tiles)
+    w = 0
+    if wild is not None:
+        w = list(tiles).count(wild)
+        k -= w * _W[wild]
+    num, hon = _tables.load()
+    n0 = num.need0
+    need = n0[k & _MASK] + n0[k >> 21 & _MASK] + n0[k >> 42 & _MASK] + hon.need0[k >> 63]
+    return need <= w
+
+
+def is_pairs(tiles: Sequence[int], *, wild: int | None = None, quads: bool = True) -> bool:
+    """True if the tiles are all pairs, a wild pairing with anything (七客 readiness, 2.4)."""
+    if len(tiles) % 2:
+        return False
+    counts = [0] * 34
+    w = 0
+    for t in tiles:
+        if t == wild:
+            w += 1
+        else:
+            counts[t] += 1
+    if not quads and max(counts) > 2:
+        return False
+    return sum(n & 1 for n in counts) <= w

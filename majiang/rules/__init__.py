@@ -5,13 +5,14 @@ from __future__ import annotations
 from majiang.errors import OptionError
 from majiang.rules.base import Option, Variant
 from majiang.rules.guangdong import GUANGDONG
+from majiang.rules.hangzhou import HANGZHOU
 
 __all__ = ["VARIANTS", "Option", "Variant", "get_variant"]
 
-VARIANTS: dict[str, Variant] = {GUANGDONG.id: GUANGDONG}
-"""Implemented variants; hangzhou, hainan, hongzhong and taizhou are still to come."""
+VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU)}
+"""Implemented variants; hainan, hongzhong and taizhou are still to come."""
 
-PLANNED = ("hangzhou", "hainan", "hongzhong", "taizhou")
+PLANNED = ("hainan", "hongzhong", "taizhou")
 
 
 def get_variant(variant_id: str) -> Variant:

@@ -92,6 +92,10 @@ class Rules(Protocol):
         """The wild kind of this hand, or None."""
         ...
 
+    def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
+        """Dealer counters of a match's first hand when the record gives none."""
+        ...
+
     def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
         """May wilds stand in chi, peng and kongs?"""
         ...
@@ -137,7 +141,7 @@ class Rules(Protocol):
         ...
 
     def next_dealer(
-        self, dealer: int, counters: Mapping[str, int], winner: int | None
+        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
     ) -> tuple[int, dict[str, int]]:
         """Dealer and counters of the next hand (RULES.md section 6 of the variant)."""
         ...
@@ -161,6 +165,10 @@ class BaseRules:
     def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
         """Melds use natural tiles only."""
         return False
+
+    def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
+        """The variant's declared defaults."""
+        return {}
 
     def on_start(self, state: HandState) -> None:
         """Nothing to set up."""

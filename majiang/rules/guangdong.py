@@ -177,7 +177,7 @@ class GuangdongRules(BaseRules):
         return items
 
     def next_dealer(
-        self, dealer: int, counters: Mapping[str, int], winner: int | None
+        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
     ) -> tuple[int, dict[str, int]]:
         """Winner deals; the dealer's run grows while he wins; a draw passes the deal on."""
         if winner is None:

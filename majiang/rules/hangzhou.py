@@ -1,0 +1,324 @@
+"""Hangzhou mahjong 杭州麻将 (RULES.md section 2): 财神 wilds, 爆头, 财飘, 老庄, 摊 and 承包."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from majiang.hand import decompositions, is_pairs, is_sets
+from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
+from majiang.scoring import Item
+
+if TYPE_CHECKING:
+    from majiang.engine.state import Action, HandState, WinInfo
+
+__all__ = ["HANGZHOU", "chain", "fan"]
+
+WHITE = 31
+
+OPTIONS = (
+    Option(
+        "wild_mode",
+        "choice",
+        "fixed",
+        "财神",
+        "fixed: 白板 are wilds; flipped: 翻财神",
+        choices=("fixed", "flipped"),
+    ),
+    Option("base_score", "choice", 1, "底分", "b, the base of every payment", choices=(1, 2, 3, 5)),
+    Option("chengbao", "bool", True, "带承包", "摊 limits and 承包 liability (RULES.md 2.3, 2.5)"),
+    Option(
+        "wild_in_melds",
+        "bool",
+        True,
+        "财神可吃碰杠",
+        "wilds may stand in chi, peng and kongs (D28)",
+    ),
+    Option(
+        "wild_luxury_quad",
+        "bool",
+        False,
+        "财神替豪七杠子",
+        "a kind made four with wilds counts as a quadruple in 豪华七对 (D22)",
+    ),
+    Option(
+        "discard_pay",
+        "choice",
+        "discarder",
+        "放铳付分",
+        "who pays a discard win: the discarder, or all three (D25)",
+        choices=("discarder", "all"),
+    ),
+    Option(
+        "start_lao",
+        "choice",
+        1,
+        "起庄",
+        "the level L of a new dealer: 平庄起 1, 笃二老庄 2, 笃三老庄 3",
+        choices=(1, 2, 3),
+    ),
+    escape_option(0),
+    FIRST_DEALER,
+)
+
+SHAPE_IDS = {
+    (False, 0): "seven_pairs",
+    (False, 1): "luxury_seven_pairs",
+    (False, 2): "double_luxury_seven_pairs",
+    (False, 3): "triple_luxury_seven_pairs",
+    (True, 0): "pure_seven_pairs",
+    (True, 1): "luxury_pure_seven_pairs",
+    (True, 2): "double_luxury_pure_seven_pairs",
+    (True, 3): "triple_luxury_pure_seven_pairs",
+}
+
+
+def chain(log: list[str]) -> tuple[int, int, int]:
+    """(n 飘 in the chain, m 杠 in it, m after its last 飘) read back from the last draw (D35)."""
+    n = m = m_after = 0
+    seen_piao = False
+    for code in reversed(log):
+        if code in ("X", "C"):
+            break
+        if code == "P":
+            n += 1
+            seen_piao = True
+        elif code == "K":
+            m += 1
+            if not seen_piao:
+                m_after += 1
+    return n, m, m_after
+
+
+def fan(shape: int, baotou: bool, n: int, m: int) -> int:
+    """F = S x G x 2^(n+m) (RULES.md 2.4, D20)."""
+    return shape * (2 if baotou else 1) * 2 ** (n + m)
+
+
+class HangzhouRules(BaseRules):
+    """Hooks of hangzhou."""
+
+    def reserved_counts(
+        self, opts: Mapping[str, Any], counters: Mapping[str, int]
+    ) -> dict[str, int]:
+        """The flipped wild indicator, when 翻财神 (RULES.md 2.1)."""
+        return {"wild_indicator": 1} if opts["wild_mode"] == "flipped" else {}
+
+    def wild_kind(
+        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
+    ) -> int | None:
+        """白板 (fixed) or the indicator's kind (flipped, D33)."""
+        if opts["wild_mode"] == "flipped":
+            return reserved["wild_indicator"][0]
+        return WHITE
+
+    def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
+        """Option wild_in_melds (D28)."""
+        return bool(opts["wild_in_melds"])
+
+    def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
+        """L starts at start_lao (D23)."""
+        return {"lao": int(opts["start_lao"])}
+
+    def on_start(self, state: HandState) -> None:
+        """No 抓打 period at the deal."""
+        state.extra["zhuada"] = None
+
+    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
+        """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
+        owner = state.extra.get("zhuada")
+        if event == "discard" and tile == state.wild:
+            state.extra["zhuada"] = seat
+        elif event in ("draw", "claim") and seat == owner:
+            state.extra["zhuada"] = None
+
+    def _restricted(self, state: HandState, seat: int) -> bool:
+        owner = state.extra.get("zhuada")
+        return owner is not None and owner != seat
+
+    def filter_turn(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+        """A restricted seat may only self-draw, concealed-kong, or discard its drawn tile."""
+        if not self._restricted(state, seat):
+            return actions
+        pengs = {m.tiles[0] for m in state.melds[seat] if m.kind == "peng"}
+        keep = []
+        for a in actions:
+            if (
+                a.type == "hu"
+                or (a.type == "kong" and (a.tile not in pengs or len(a.tiles) == 4))
+                or (a.type == "discard" and a.tile == state.drawn)
+            ):
+                keep.append(a)
+        return keep
+
+    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+        """抓打 bars every claim; 摊 limits (D31) or at most two chi without 承包."""
+        if self._restricted(state, seat):
+            return []
+        source = state.window_from
+        assert source is not None
+        lao = state.counters.get("lao", 1)
+        if state.options["chengbao"]:
+            if state.claims_count[seat][source] >= 2 and not (
+                lao == 3 and state.dealer in (seat, source)
+            ):
+                return [a for a in actions if a.type == "hu"]
+            return actions
+        chis = sum(1 for m in state.melds[seat] if m.kind == "chi")
+        if chis >= 2:
+            return [a for a in actions if a.type != "chi"]
+        return actions
+
+    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """Only at 3老, between dealer and non-dealer, and never when 爆头-ready (2.3)."""
+        source = state.window_from
+        if state.counters.get("lao", 1) != 3 or source is None:
+            return False
+        if (source == state.dealer) == (seat == state.dealer):
+            return False
+        if self._restricted(state, seat):
+            return False
+        return not self._baotou_ready(state, state.hand_tiles(seat), seat)
+
+    def _baotou_ready(self, state: HandState, tiles: list[int], seat: int) -> bool:
+        """Taking one wild out leaves only sets, or (no melds) six pairs (D34)."""
+        wild = state.wild
+        if wild is None or wild not in tiles:
+            return False
+        rest = list(tiles)
+        rest.remove(wild)
+        if is_sets(rest, wild=wild):
+            return True
+        return not state.melds[seat] and len(rest) == 12 and is_pairs(rest, wild=wild)
+
+    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+        """The shape, baotou/qike, then gang x m and piao x n, for the highest F."""
+        return self._score(state, win)
+
+    def _score(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+        seat = win.winner
+        wild = state.wild
+        concealed = state.hand_tiles(seat)
+        if win.win_type == "discard":
+            concealed.append(win.tile)
+        self_draw = win.win_type != "discard"
+        before = list(concealed)
+        if self_draw:
+            before.remove(win.tile)
+        n, m, m_after = chain(state.seat_log[seat]) if self_draw else (0, 0, 0)
+        best: tuple[int, list[str]] = (0, [])
+        no_melds = not state.melds[seat]
+        readings = decompositions(
+            concealed, wild=wild, seven_pairs=no_melds, thirteen_orphans=False
+        )
+        for reading in readings:
+            if reading.shape == "standard":
+                shape_id, s = "basic_hand", 1
+                g = (
+                    self_draw
+                    and wild is not None
+                    and wild in before
+                    and self._sets_after_wild(before, wild)
+                )
+                tag = "baotou"
+            else:
+                has_wild = wild is not None and wild in concealed
+                q = self._quads(reading, state.options["wild_luxury_quad"])
+                q = min(q, 3)
+                shape_id = SHAPE_IDS[(not has_wild, q)]
+                s = (4 if not has_wild else 2) * 2**q
+                g = (
+                    self_draw
+                    and wild is not None
+                    and wild in before
+                    and self._pairs_after_wild(before, wild)
+                )
+                tag = "qike"
+            nn, mm = (n, m) if g else (0, m_after)
+            f = fan(s, g, nn, mm)
+            ids = [shape_id] + ([tag] if g else []) + ["gang"] * mm + ["piao"] * nn
+            if f > best[0] or (f == best[0] and len(ids) > len(best[1])):
+                best = (f, ids)
+        return best[1], best[0]
+
+    @staticmethod
+    def _sets_after_wild(before: list[int], wild: int) -> bool:
+        rest = list(before)
+        rest.remove(wild)
+        return is_sets(rest, wild=wild)
+
+    @staticmethod
+    def _pairs_after_wild(before: list[int], wild: int) -> bool:
+        rest = list(before)
+        rest.remove(wild)
+        return len(rest) == 12 and is_pairs(rest, wild=wild)
+
+    @staticmethod
+    def _quads(reading: Any, wild_quads: bool) -> int:
+        """Quadruples of a seven-pairs reading: physically identical four, or with wilds (D22)."""
+        per_kind: dict[int, list[Any]] = {}
+        for g in reading.groups:
+            per_kind.setdefault(int(g.tiles[0]), []).append(g)
+        q = 0
+        for groups in per_kind.values():
+            if len(groups) == 2 and (wild_quads or not any(g.wild_count for g in groups)):
+                q += 1
+        return q
+
+    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+        """b x 庄闲分 x F, then 承包 (RULES.md 2.5). Kongs are never paid; a draw pays nothing."""
+        if win is None:
+            return []
+        _, f = self._score(state, win)
+        b = int(state.options["base_score"])
+        lao = state.counters.get("lao", 1)
+        w = win.winner
+
+        def z(x: int, y: int) -> int:
+            return 2**lao if state.dealer in (x, y) else 1
+
+        if win.win_type == "discard" and state.options["discard_pay"] == "discarder":
+            assert win.source is not None
+            normal = [Item("hu", win.source, w, b * z(w, win.source) * f)]
+        else:
+            normal = [Item("hu", p, w, b * z(w, p) * f) for p in range(4) if p != w]
+        if not state.options["chengbao"]:
+            return normal
+        x = sum(it.points for it in normal)
+        liable = [
+            Item("chengbao", p, w, x) for p in range(4) if p != w and state.claims_count[w][p] >= 3
+        ]
+        liable += [
+            Item("chengbao", p, w, 2 * x)
+            for p in range(4)
+            if p != w and state.claims_count[p][w] >= 3
+        ]
+        return liable or normal
+
+    def next_dealer(
+        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
+    ) -> tuple[int, dict[str, int]]:
+        """The dealer stays and rises a level on his win or a draw; another winner deals (2.6)."""
+        lao = counters.get("lao", 1)
+        if winner is None or winner == dealer:
+            return dealer, {"lao": min(3, lao + 1)}
+        return winner, {"lao": int(opts["start_lao"])}
+
+
+HANGZHOU = Variant(
+    id="hangzhou",
+    name="Hangzhou mahjong",
+    zh="杭州麻将",
+    tile_counts=(4,) * 34 + (0,) * 8,
+    options=OPTIONS,
+    counters={"lao": 1},
+    rules=HangzhouRules(),
+    claims=frozenset({"hu", "kong", "peng", "chi"}),
+    kong_min_live=1,
+    last_live=20,
+    rob_added_kong=False,
+    shapes={"seven_pairs": True, "thirteen_orphans": False},
+    wild_discard_claims=frozenset(),
+    missed_rules=frozenset({"win", "peng"}),
+    burn_after_kong=True,
+)
