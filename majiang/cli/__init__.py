@@ -97,10 +97,9 @@ def _replay(path: str, as_json: bool) -> str:
     data = load(path)
     if "record" in data and "case" in data:
         data = data["record"]  # a worked example from shared/examples wraps its record
-    result = replay(data)
     if as_json:
-        return json.dumps(result, ensure_ascii=False, indent=2)
-    return summary(result)
+        return json.dumps(replay(data), ensure_ascii=False, indent=2)
+    return summary(replay(data, notes=True))
 
 
 def summary(result: dict[str, object]) -> str:
@@ -117,7 +116,10 @@ def summary(result: dict[str, object]) -> str:
             head += "drawn"
         lines.append(head)
         for it in h["items"]:
-            lines.append(f"    {it['kind']:<10} S{it['from']} -> S{it['to']}  {it['points']:>4}")
+            note = f"   {it['note']}" if it.get("note") else ""
+            lines.append(
+                f"    {it['kind']:<10} S{it['from']} -> S{it['to']}  {it['points']:>4}{note}"
+            )
         lines.append("    deltas  " + "  ".join(f"S{i} {d:+d}" for i, d in enumerate(h["deltas"])))
         nxt = h["next"]
         counters = ", ".join(f"{k} {v}" for k, v in nxt["counters"].items())

@@ -139,12 +139,12 @@ def _replay_hand(match: Match, index: int, hand: Mapping[str, Any]) -> None:
     match.finish(state)
 
 
-def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+def replay(record: Mapping[str, Any], notes: bool = False) -> dict[str, Any]:
     """Replay a record into its majiang-result/1 document."""
-    return result_json(replay_match(record))
+    return result_json(replay_match(record), notes)
 
 
-def hand_result_json(index: int, done: FinishedHand) -> dict[str, Any]:
+def hand_result_json(index: int, done: FinishedHand, notes: bool = False) -> dict[str, Any]:
     """One hand of majiang-result/1."""
     state = done.state
     res = state.result()
@@ -158,17 +158,20 @@ def hand_result_json(index: int, done: FinishedHand) -> dict[str, Any]:
         "win_type": win.win_type if win else None,
         "patterns": list(res.patterns),
         "deltas": res.deltas,
-        "items": [it.to_json() for it in res.items],
+        "items": [
+            {**it.to_json(), "note": it.note} if notes and it.note else it.to_json()
+            for it in res.items
+        ],
         "next": {"dealer": done.next_dealer, "counters": dict(done.next_counters)},
     }
 
 
-def result_json(match: Match) -> dict[str, Any]:
-    """The whole match as majiang-result/1."""
+def result_json(match: Match, notes: bool = False) -> dict[str, Any]:
+    """The whole match as majiang-result/1 (``notes`` adds each item's explanation)."""
     return {
         "format": RESULT_FORMAT,
         "variant": match.variant.id,
-        "hands": [hand_result_json(i, d) for i, d in enumerate(match.finished)],
+        "hands": [hand_result_json(i, d, notes) for i, d in enumerate(match.finished)],
         "totals": list(match.totals),
     }
 

@@ -92,7 +92,7 @@ def chain(log: list[str]) -> tuple[int, int, int]:
 
 def fan(shape: int, baotou: bool, n: int, m: int) -> int:
     """F = S x G x 2^(n+m) (RULES.md 2.4, D20)."""
-    return shape * (2 if baotou else 1) * 2 ** (n + m)
+    return shape * (2 if baotou else 1) << (n + m)
 
 
 class HangzhouRules(BaseRules):
@@ -193,9 +193,10 @@ class HangzhouRules(BaseRules):
 
     def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
         """The shape, baotou/qike, then gang x m and piao x n, for the highest F."""
-        return self._score(state, win)
+        ids, f, _ = self._score(state, win)
+        return ids, f
 
-    def _score(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+    def _score(self, state: HandState, win: WinInfo) -> tuple[list[str], int, str]:
         seat = win.winner
         wild = state.wild
         concealed = state.hand_tiles(seat)
@@ -206,7 +207,7 @@ class HangzhouRules(BaseRules):
         if self_draw:
             before.remove(win.tile)
         n, m, m_after = chain(state.seat_log[seat]) if self_draw else (0, 0, 0)
-        best: tuple[int, list[str]] = (0, [])
+        best: tuple[int, list[str], str] = (0, [], "")
         no_melds = not state.melds[seat]
         readings = decompositions(
             concealed, wild=wild, seven_pairs=no_melds, thirteen_orphans=False
@@ -238,8 +239,9 @@ class HangzhouRules(BaseRules):
             f = fan(s, g, nn, mm)
             ids = [shape_id] + ([tag] if g else []) + ["gang"] * mm + ["piao"] * nn
             if f > best[0] or (f == best[0] and len(ids) > len(best[1])):
-                best = (f, ids)
-        return best[1], best[0]
+                why = f"F = S {s} x G {2 if g else 1} x 2^({nn}+{mm}) = {f}"
+                best = (f, ids, why)
+        return best[1], best[0], best[2]
 
     @staticmethod
     def _sets_after_wild(before: list[int], wild: int) -> bool:
@@ -269,7 +271,7 @@ class HangzhouRules(BaseRules):
         """b x 庄闲分 x F, then 承包 (RULES.md 2.5). Kongs are never paid; a draw pays nothing."""
         if win is None:
             return []
-        _, f = self._score(state, win)
+        _, f, why = self._score(state, win)
         b = int(state.options["base_score"])
         lao = state.counters.get("lao", 1)
         w = win.winner
@@ -277,19 +279,25 @@ class HangzhouRules(BaseRules):
         def z(x: int, y: int) -> int:
             return 2**lao if state.dealer in (x, y) else 1
 
+        def pay(p: int) -> Item:
+            zx = z(w, p)
+            return Item("hu", p, w, b * zx * f, f"底分 {b} x 庄闲分 {zx} x 番 ({why})")
+
         if win.win_type == "discard" and state.options["discard_pay"] == "discarder":
             assert win.source is not None
-            normal = [Item("hu", win.source, w, b * z(w, win.source) * f)]
+            normal = [pay(win.source)]
         else:
-            normal = [Item("hu", p, w, b * z(w, p) * f) for p in range(4) if p != w]
+            normal = [pay(p) for p in range(4) if p != w]
         if not state.options["chengbao"]:
             return normal
         x = sum(it.points for it in normal)
         liable = [
-            Item("chengbao", p, w, x) for p in range(4) if p != w and state.claims_count[w][p] >= 3
+            Item("chengbao", p, w, x, f"三摊承包: S{w} claimed 3 times from S{p}; pays X = {x}")
+            for p in range(4)
+            if p != w and state.claims_count[w][p] >= 3
         ]
         liable += [
-            Item("chengbao", p, w, 2 * x)
+            Item("chengbao", p, w, 2 * x, f"倒承包: S{p} claimed 3 times from S{w}; pays 2X")
             for p in range(4)
             if p != w and state.claims_count[p][w] >= 3
         ]
