@@ -49,7 +49,7 @@ def option_grid(variant_id: str) -> Iterator[dict[str, Any]]:
 def _tile_total(state: HandState) -> int:
     total = state.live + sum(len(v) for v in state.reserved.values()) + len(state.burned)
     for s in range(4):
-        total += sum(state.concealed[s]) + len(state.discards[s])
+        total += sum(state.concealed[s]) + len(state.discards[s]) + len(state.flowers[s])
         total += sum(len(m.tiles) for m in state.melds[s])
     return total
 
@@ -145,7 +145,8 @@ def _hidden_permuted(state: HandState, seat: int, rng: random.Random) -> HandSta
         sizes.append(len(tiles))
         pool.extend(tiles)
     live = other.wall[other.lo : other.hi]
-    pool.extend(live)
+    slots = [i for i, t in enumerate(live) if t < 34]  # flowers never enter a hand
+    pool.extend(live[i] for i in slots)
     rng.shuffle(pool)
     pos = 0
     i = 0
@@ -158,7 +159,9 @@ def _hidden_permuted(state: HandState, seat: int, rng: random.Random) -> HandSta
         other.concealed[s] = c
         pos += sizes[i]
         i += 1
-    other.wall[other.lo : other.hi] = pool[pos:]
+    for i, t in zip(slots, pool[pos:], strict=True):
+        live[i] = t
+    other.wall[other.lo : other.hi] = live
     return other
 
 

@@ -59,8 +59,15 @@ class Match:
                     f"variant {self.variant.id!r} has no counter {name!r}"
                     + (f"; counters: {', '.join(counters)}" if counters else "; it has none")
                 )
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise OptionError(f"counter {name!r} must be an integer >= 1, got {value!r}")
+            low, high = self.variant.counter_ranges.get(name, (0, None))
+            if (
+                not isinstance(value, int)
+                or isinstance(value, bool)
+                or value < low
+                or (high is not None and value > high)
+            ):
+                allowed = f"{low}-{high}" if high is not None else f">= {low}"
+                raise OptionError(f"counter {name!r} must be an integer {allowed}, got {value!r}")
             counters[name] = value
         self.start_dealer = dealer
         self.start_counters = dict(counters)

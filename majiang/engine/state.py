@@ -161,9 +161,14 @@ class HandState:
         self.counters = dict(counters)
         self.deal = deal
         self.concealed: list[list[int]] = [[0] * 34 for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        """Exposed flowers of each seat, in the order they were exposed (RULES.md 3.1)."""
         for seat, tiles in enumerate(deal.hands):
             for t in tiles:
-                self.concealed[seat][t] += 1
+                if t >= 34:
+                    self.flowers[seat].append(t)
+                else:
+                    self.concealed[seat][t] += 1
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.discards: list[list[int]] = [[] for _ in range(4)]
         self.wall = list(deal.wall)
@@ -190,7 +195,8 @@ class HandState:
         self.wild: int | None = self.rules.wild_kind(self.options, self.reserved)
         self.shapes = dict(variant.shapes)
         self.meld_wilds = self.wild is not None and self.rules.wilds_in_melds(self.options)
-        self.last_turn = self.live <= variant.last_live
+        self.last_turn = self.live <= variant.claim_end_live
+        self.final_turn = False
         self.claims_count = [[0] * 4 for _ in range(4)]
         """claims_count[a][b]: chi, peng and direct kongs seat a made on seat b's discards."""
         self.seat_log: list[list[str]] = [["D"] if s == dealer else [] for s in range(4)]
@@ -198,8 +204,29 @@ class HandState:
         self.missed_win: list[set[int]] = [set() for _ in range(4)]
         self.missed_peng: list[set[int]] = [set() for _ in range(4)]
         self.extra: dict[str, Any] = {}
-        """Variant-specific state; hooks keep only immutable values in it."""
+        """Variant-specific public state; hooks keep only immutable values in it."""
+        if any(self.flowers):
+            self._replace_dealt_flowers()
         self.rules.on_start(self)
+
+    def _replace_dealt_flowers(self) -> None:
+        """D48: from the dealer in turn order, each seat replaces its flowers from the back.
+
+        If the dealer's 14th tile was a flower, his last replacement is his drawn tile.
+        """
+        for i in range(4):
+            seat = (self.dealer + i) % 4
+            owed = len(self.flowers[seat])
+            while owed:
+                self.hi -= 1
+                t = self.wall[self.hi]
+                if t >= 34:
+                    self.flowers[seat].append(t)
+                    continue
+                owed -= 1
+                self.concealed[seat][t] += 1
+                if seat == self.dealer and self.drawn is not None and self.drawn >= 34:
+                    self.drawn = t if owed == 0 else self.drawn
 
     # -- queries -----------------------------------------------------------------
     @property
@@ -256,7 +283,11 @@ class HandState:
             and self.rules.can_self_draw(self, seat)
         ):
             out.append(_HU[seat])
-        if not self.last_turn and self.live >= self.variant.kong_min_live:
+        if self.final_turn:
+            out.append(_PASS[seat])  # RULES.md 3.2: the last tile is not discarded
+            self._turn_cache = out
+            return out
+        if self.live >= self.variant.kong_min_live:
             out.extend(self._own_kongs(seat))
         out.extend(compress(_DISCARDS[seat], c))
         out = self.rules.filter_turn(self, seat, out)
@@ -330,6 +361,7 @@ class HandState:
         other.missed_win = [set(r) for r in self.missed_win]
         other.missed_peng = [set(r) for r in self.missed_peng]
         other.extra = dict(self.extra)
+        other.flowers = [list(f) for f in self.flowers]
         other.shapes = dict(self.shapes)
         return other
 
@@ -405,6 +437,9 @@ class HandState:
     def _apply_turn(self, action: Action) -> None:
         seat = action.seat
         c = self.concealed[seat]
+        if action.type == "pass":
+            self._end_draw()  # RULES.md 3.2: the seat on the last tile did not win
+            return
         if action.type == "hu":
             win_type = "self_draw"
             kong_source = None
@@ -462,8 +497,6 @@ class HandState:
         options = self._claim_options(seat, t)
         if options:
             self._open_window("claim", seat, t, options)
-        elif self.last_turn:
-            self._end_draw()  # RULES.md 1.2 / 2.2: nobody may claim the last turn's discard
         else:
             self._next_draw(seat)
 
@@ -584,10 +617,7 @@ class HandState:
             return
         self._note_missed(offered, claims, t)
         if not claims:
-            if self.last_turn:
-                self._end_draw()
-            else:
-                self._next_draw(source)
+            self._next_draw(source)
             return
         rank = {"hu": 0, "kong": 1, "peng": 1, "chi": 2}
         best = min(claims, key=lambda a: (rank[a.type], (a.seat - source) % 4))
@@ -660,7 +690,7 @@ class HandState:
 
     def _next_draw(self, discarder: int) -> None:
         seat = (discarder + 1) % 4
-        if self.live <= self.variant.last_live:
+        if self.live <= self.variant.draw_end_live:
             self._end_draw()
             return
         t = self.wall[self.lo]
@@ -677,6 +707,14 @@ class HandState:
 
     def _receive(self, seat: int, t: int, kong: Meld | None) -> None:
         """A drawn tile starts the seat's action phase (RULES.md 0.4)."""
+        while t >= 34:
+            # RULES.md 3.2: a flower is exposed and replaced from the back, while draws remain
+            self.flowers[seat].append(t)
+            if self.live <= self.variant.draw_end_live:
+                self._end_draw()
+                return
+            self.hi -= 1
+            t = self.wall[self.hi]
         self.concealed[seat][t] += 1
         self.current = seat
         self.phase = "turn"
@@ -685,7 +723,9 @@ class HandState:
         self.after_kong = kong
         self.seat_log[seat].append("D")
         self._clear_missed(seat, "draw")
-        self.last_turn = self.live <= self.variant.last_live
+        self.last_turn = self.live <= self.variant.claim_end_live
+        final = self.variant.final_live
+        self.final_turn = final is not None and self.live <= final
         self.rules.on_event(self, "draw", seat, t)
 
     # -- endings -----------------------------------------------------------------
@@ -730,6 +770,9 @@ class HandState:
             ],
             "discards": [list(d) for d in self.discards],
             "hand_sizes": [sum(c) for c in self.concealed],
+            "flowers": [list(f) for f in self.flowers],
+            "wild": self.wild,
+            "extra": dict(self.extra),
             "live": self.live,
             "phase": self.phase,
             "current": self.current,

@@ -37,9 +37,13 @@ def _autoplay(state: HandState) -> None:
             state.close_window()
             continue
         seat = state.current
+        if state.final_turn:
+            state.apply(Action(seat, "pass"))
+            continue
         tile = state.drawn
         if tile is None or not state.concealed[seat][tile]:
-            tile = max(t for t in range(34) if state.concealed[seat][t])
+            held = [t for t in range(34) if state.concealed[seat][t]]
+            tile = max((t for t in held if t != state.wild), default=held[-1])
         state.apply(Action(seat, "discard", tile))
 
 

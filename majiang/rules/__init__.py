@@ -5,14 +5,15 @@ from __future__ import annotations
 from majiang.errors import OptionError
 from majiang.rules.base import Option, Variant
 from majiang.rules.guangdong import GUANGDONG
+from majiang.rules.hainan import HAINAN
 from majiang.rules.hangzhou import HANGZHOU
 
 __all__ = ["VARIANTS", "Option", "Variant", "get_variant"]
 
-VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU)}
-"""Implemented variants; hainan, hongzhong and taizhou are still to come."""
+VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU, HAINAN)}
+"""Implemented variants; hongzhong and taizhou are still to come."""
 
-PLANNED = ("hainan", "hongzhong", "taizhou")
+PLANNED = ("hongzhong", "taizhou")
 
 
 def get_variant(variant_id: str) -> Variant:

@@ -213,11 +213,20 @@ class Variant:
     counters: Mapping[str, int]
     rules: Rules
     claims: frozenset[str] = field(default_factory=lambda: frozenset({"peng", "kong"}))
+    counter_ranges: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
+    """Allowed (least, most) value of each counter in a record's ``start``."""
     kong_min_live: int = 1
     """A kong needs at least this many live tiles (a replacement must exist)."""
-    last_live: int = 0
-    """A draw leaving R <= last_live starts the last turn: no kong, its discard only won on,
-    then the hand is drawn (RULES.md 1.2, 2.2)."""
+    claim_end_live: int = 0
+    """After a draw leaving R <= claim_end_live the seat's discard may only be won on
+    (RULES.md 1.2, 2.2, 3.2)."""
+    draw_end_live: int = 0
+    """The hand is drawn when an ordinary draw is due and R <= draw_end_live."""
+    final_live: int | None = None
+    """After a draw leaving R <= final_live the seat may only win; else the hand is
+    drawn (hainan 3.2: the last tile is not discarded)."""
+    flowers: bool = False
+    """Flowers are exposed and replaced from the back (RULES.md 3.1, 3.2)."""
     rob_added_kong: bool = True
     shapes: Mapping[str, bool] = field(default_factory=dict)
     """Keyword flags for majiang.hand (seven_pairs, thirteen_orphans, wild_... )."""

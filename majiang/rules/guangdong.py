@@ -194,8 +194,10 @@ GUANGDONG = Variant(
     tile_counts=(4,) * 34 + (0,) * 8,
     options=OPTIONS,
     counters={"dealer_run": 1},
+    counter_ranges={"dealer_run": (1, None)},
     rules=GuangdongRules(),
     claims=frozenset({"peng", "kong"}),
     kong_min_live=1,
-    last_live=0,
+    claim_end_live=0,
+    draw_end_live=0,
 )
