@@ -186,7 +186,8 @@ def check_variant(
     """
     options = dict(options or {})
     steps = 0
-    total_tiles = sum(get_variant(variant_id).tile_counts)
+    variant = get_variant(variant_id)
+    total_tiles = sum(variant.tiles_for(variant.resolve_options(options)))
     for game in range(games):
         rng = random.Random((seed << 20) + game)
         match = Match(variant_id, options, seed * 100_003 + game)

@@ -83,11 +83,13 @@ class Match:
             raise OptionError("the match has ended (a seat escaped)")
         reserved = self.variant.rules.reserved_counts(self.options, self.counters)
         if deal is None:
-            wall = full_set(self.variant.tile_counts)
+            wall = full_set(self.variant.tiles_for(self.options))
             self.rng.shuffle(wall)
             built = deal_from_wall(wall, self.dealer, reserved)
         else:
-            built = fill_deal(deal, self.variant.tile_counts, self.dealer, reserved, self.rng)
+            built = fill_deal(
+                deal, self.variant.tiles_for(self.options), self.dealer, reserved, self.rng
+            )
         return HandState(self.variant, self.options, self.dealer, self.counters, built)
 
     def finish(self, state: HandState) -> FinishedHand:
@@ -95,10 +97,7 @@ class Match:
         result = state.result()
         for s, d in enumerate(result.deltas):
             self.totals[s] += d
-        winner = result.win.winner if result.win else None
-        dealer, counters = self.variant.rules.next_dealer(
-            self.options, self.dealer, self.counters, winner
-        )
+        dealer, counters = self.variant.rules.next_dealer(state)
         done = FinishedHand(state, dealer, counters)
         self.finished.append(done)
         self.dealer, self.counters = dealer, counters

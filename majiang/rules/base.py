@@ -96,6 +96,14 @@ class Rules(Protocol):
         """Dealer counters of a match's first hand when the record gives none."""
         ...
 
+    def tile_set(self, opts: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """Copies of each of the 42 kinds when options change the set, else None."""
+        ...
+
+    def instant_win(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` declare an instant win now, complete or not (四红中)?"""
+        ...
+
     def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
         """May wilds stand in chi, peng and kongs?"""
         ...
@@ -140,10 +148,8 @@ class Rules(Protocol):
         """Every payment of the hand (win is None for a drawn hand)."""
         ...
 
-    def next_dealer(
-        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
-    ) -> tuple[int, dict[str, int]]:
-        """Dealer and counters of the next hand (RULES.md section 6 of the variant)."""
+    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+        """Dealer and counters of the next hand, from the ended hand (RULES.md 1.6, 2.6 …)."""
         ...
 
 
@@ -169,6 +175,14 @@ class BaseRules:
     def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
         """The variant's declared defaults."""
         return {}
+
+    def tile_set(self, opts: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """Copies of each of the 42 kinds when options change the set (转转), else None."""
+        return None
+
+    def instant_win(self, state: HandState, seat: int) -> bool:
+        """May ``seat`` declare an instant win now, complete or not (四红中)?"""
+        return False
 
     def on_start(self, state: HandState) -> None:
         """Nothing to set up."""
@@ -238,6 +252,10 @@ class Variant:
     """The 漏 restriction also ends at the seat's own chi, peng or kong (taizhou)."""
     burn_after_kong: bool = False
     """A tile from the back is set aside after each kong replacement (RULES.md 2.2)."""
+
+    def tiles_for(self, opts: Mapping[str, Any]) -> tuple[int, ...]:
+        """The tile set under these options (RULES.md 0.2)."""
+        return self.rules.tile_set(opts) or self.tile_counts
 
     def option(self, name: str) -> Option:
         """The declaration of one option."""

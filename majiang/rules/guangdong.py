@@ -176,10 +176,11 @@ class GuangdongRules(BaseRules):
                         items.append(Item("horse", d, it.payee, it.points))
         return items
 
-    def next_dealer(
-        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
-    ) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
         """Winner deals; the dealer's run grows while he wins; a draw passes the deal on."""
+        dealer, counters = state.dealer, state.counters
+        res = state.result()
+        winner = res.win.winner if res.win else None
         if winner is None:
             return (dealer + 1) % 4, {"dealer_run": 1}
         if winner == dealer:

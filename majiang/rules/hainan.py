@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from majiang.hand import decompositions
 from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
@@ -164,10 +163,11 @@ class HainanRules(BaseRules):
                 ]
         return items
 
-    def next_dealer(
-        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
-    ) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
         """Dealer win: stays, s+1; draw: stays; non-dealer win: winner's next deals (D37)."""
+        opts, dealer, counters = state.options, state.dealer, state.counters
+        res = state.result()
+        winner = res.win.winner if res.win else None
         s = counters.get("dealer_wins", 0)
         if winner is None:
             return dealer, {"dealer_wins": s}

@@ -303,10 +303,11 @@ class HangzhouRules(BaseRules):
         ]
         return liable or normal
 
-    def next_dealer(
-        self, opts: Mapping[str, Any], dealer: int, counters: Mapping[str, int], winner: int | None
-    ) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
         """The dealer stays and rises a level on his win or a draw; another winner deals (2.6)."""
+        opts, dealer, counters = state.options, state.dealer, state.counters
+        res = state.result()
+        winner = res.win.winner if res.win else None
         lao = counters.get("lao", 1)
         if winner is None or winner == dealer:
             return dealer, {"lao": min(3, lao + 1)}
