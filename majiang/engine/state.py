@@ -197,6 +197,7 @@ class HandState:
         self.meld_wilds = self.wild is not None and self.rules.wilds_in_melds(self.options)
         self.last_turn = self.live <= variant.claim_end_live
         self.final_turn = False
+        self.last_drawer = dealer
         self.claims_count = [[0] * 4 for _ in range(4)]
         """claims_count[a][b]: chi, peng and direct kongs seat a made on seat b's discards."""
         self.seat_log: list[list[str]] = [["D"] if s == dealer else [] for s in range(4)]
@@ -253,8 +254,14 @@ class HandState:
         if self.result_ is not None:
             return []
         if self.phase == "turn":
-            return [self.current]
+            return [self.current, *self._instant_seats()]
         return sorted(s for s in self.window_options if s not in self.decisions)
+
+    def _instant_seats(self) -> list[int]:
+        """Other seats that may declare an instant win in the dealer's first turn (D56)."""
+        if not self.first_turn:
+            return []
+        return [s for s in range(4) if s != self.current and self.rules.instant_win(self, s)]
 
     def hand_tiles(self, seat: int) -> list[int]:
         """The seat's concealed tiles, ascending."""
@@ -265,7 +272,9 @@ class HandState:
         if self.result_ is not None:
             return []
         if self.phase == "turn":
-            return list(self._turn_actions(seat)) if seat == self.current else []
+            if seat == self.current:
+                return list(self._turn_actions(seat))
+            return [_HU[seat]] if seat in self._instant_seats() else []
         if seat in self.window_options and seat not in self.decisions:
             return list(self.window_options[seat])
         return []
@@ -281,7 +290,7 @@ class HandState:
             and self.drawn is not None
             and self._complete(seat, None)
             and self.rules.can_self_draw(self, seat)
-        ):
+        ) or (self.first_turn and self.rules.instant_win(self, seat)):
             out.append(_HU[seat])
         if self.final_turn:
             out.append(_PASS[seat])  # RULES.md 3.2: the last tile is not discarded
@@ -300,8 +309,8 @@ class HandState:
         wild = self.wild
         found: list[Action] = []
         if not self.meld_wilds:
-            if 4 in c:
-                found = [Action(seat, "kong", t) for t in range(34) if c[t] == 4]
+            if 4 in c:  # wilds are never konged without wild_in_melds (RULES.md 4.1, 5.1)
+                found = [Action(seat, "kong", t) for t in range(34) if c[t] == 4 and t != wild]
             found += [
                 Action(seat, "kong", m.tiles[0])
                 for m in self.melds[seat]
@@ -375,6 +384,11 @@ class HandState:
             return
         if self.phase == "turn":
             if action.seat != self.current:
+                if action.type == "hu" and action.seat in self._instant_seats():
+                    self.history.append(action)
+                    hand = self.hand_tiles(action.seat)
+                    self._end_win(WinInfo(action.seat, "instant", hand[-1], None))
+                    return
                 raise IllegalActionError(
                     f"it is seat {self.current}'s turn, not seat {action.seat}'s"
                 )
@@ -510,7 +524,7 @@ class HandState:
     def _robbers(self, konger: int, t: int) -> dict[int, list[Action]]:
         out: dict[int, list[Action]] = {}
         for s in range(4):
-            if s != konger and self._complete(s, t):
+            if s != konger and t not in self.missed_win[s] and self._complete(s, t):
                 self.window_from = konger
                 self.window_tile = t
                 if self.rules.can_rob(self, s):
@@ -601,6 +615,7 @@ class HandState:
         self.window_options = {}
         self.decisions = {}
         if phase == "rob":
+            self._note_missed(offered, claims, t)
             robbers = [a for a in claims if a.type == "hu"]
             if robbers:
                 winner = min(robbers, key=lambda a: (a.seat - source) % 4).seat
@@ -716,6 +731,7 @@ class HandState:
             self.hi -= 1
             t = self.wall[self.hi]
         self.concealed[seat][t] += 1
+        self.last_drawer = seat
         self.current = seat
         self.phase = "turn"
         self.drawn = t

@@ -7,13 +7,14 @@ from majiang.rules.base import Option, Variant
 from majiang.rules.guangdong import GUANGDONG
 from majiang.rules.hainan import HAINAN
 from majiang.rules.hangzhou import HANGZHOU
+from majiang.rules.hongzhong import HONGZHONG
 
 __all__ = ["VARIANTS", "Option", "Variant", "get_variant"]
 
-VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU, HAINAN)}
-"""Implemented variants; hongzhong and taizhou are still to come."""
+VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU, HAINAN, HONGZHONG)}
+"""Implemented variants; taizhou is still to come."""
 
-PLANNED = ("hongzhong", "taizhou")
+PLANNED = ("taizhou",)
 
 
 def get_variant(variant_id: str) -> Variant:

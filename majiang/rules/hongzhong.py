@@ -1,0 +1,218 @@
+"""Red Dragon mahjong 红中麻将 and Zhuanzhuan 转转 (RULES.md section 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from majiang.hand import decompositions
+from majiang.rules.base import BaseRules, Option, Variant, escape_option
+from majiang.scoring import Item
+
+if TYPE_CHECKING:
+    from majiang.engine.state import HandState, WinInfo
+
+__all__ = ["HONGZHONG", "bird_hits"]
+
+RED = 33
+
+OPTIONS = (
+    Option("no_wild", "bool", False, "无赖子(转转)", "转转: no 红中, 108 tiles, no wilds"),
+    Option(
+        "birds", "choice", 2, "抓鸟", "bird tiles set aside at the deal (D53)", choices=(2, 4, 6)
+    ),
+    Option(
+        "bird_value", "choice", 1, "鸟分", "points per hit bird per payer (D50)", choices=(1, 2)
+    ),
+    Option("golden_bird", "bool", True, "金鸟", "no hit counts as every bird hitting"),
+    Option(
+        "hongzhong_zimo",
+        "bool",
+        False,
+        "红中自摸",
+        "a seat holding a 红中 may not win on a discard (D60)",
+    ),
+    Option(
+        "no_hongzhong_rob",
+        "bool",
+        False,
+        "无红中可抢杠",
+        "a seat holding a 红中 may not rob a kong (D60)",
+    ),
+    Option("zhuang_xian", "bool", True, "庄闲", "+1 on every hu payment of the dealer (D51)"),
+    Option(
+        "rob_kong_pays_all",
+        "bool",
+        False,
+        "抢杠胡包三家",
+        "the robbed konger pays the three self-draw shares",
+    ),
+    Option("base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1),
+    Option(
+        "draw_dealer",
+        "choice",
+        "last_drawer",
+        "荒庄庄家",
+        "after a drawn hand: the seat that drew the last tile deals, or the same (D55)",
+        choices=("last_drawer", "same"),
+    ),
+    escape_option(0),
+    Option(
+        "first_dealer",
+        "choice",
+        0,
+        "首局庄家",
+        "the first dealer: seat 0, the room owner, by default (D7)",
+        choices=("random", 0, 1, 2, 3),
+    ),
+)
+
+
+def bird_hits(birds: tuple[int, ...]) -> int:
+    """Birds that hit (中鸟): 1, 5 or 9 of any suit, or 红中 (RULES.md 4.5)."""
+    return sum(1 for t in birds if t == RED or (t < 27 and t % 9 in (0, 4, 8)))
+
+
+class HongzhongRules(BaseRules):
+    """Hooks of hongzhong (and 转转 with no_wild)."""
+
+    def tile_set(self, opts: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """112 tiles, or 108 with no_wild (RULES.md 4.1)."""
+        red = 0 if opts["no_wild"] else 4
+        return (4,) * 27 + (0,) * 6 + (red,) + (0,) * 8
+
+    def reserved_counts(
+        self, opts: Mapping[str, Any], counters: Mapping[str, int]
+    ) -> dict[str, int]:
+        """N birds from the back (D53)."""
+        return {"birds": int(opts["birds"])}
+
+    def wild_kind(
+        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
+    ) -> int | None:
+        """红中, unless 转转."""
+        return None if opts["no_wild"] else RED
+
+    def instant_win(self, state: HandState, seat: int) -> bool:
+        """四红中: all four 红中 in the starting hand, before the dealer's first discard (D56)."""
+        return state.wild == RED and list(state.deal.hands[seat]).count(RED) == 4
+
+    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """红中自摸: a seat holding a 红中 only self-draws (D60)."""
+        return not (
+            state.options["hongzhong_zimo"]
+            and state.wild is not None
+            and state.concealed[seat][state.wild]
+        )
+
+    def can_rob(self, state: HandState, seat: int) -> bool:
+        """无红中可抢杠: a seat holding a 红中 may not rob (D60)."""
+        return not (
+            state.options["no_hongzhong_rob"]
+            and state.wild is not None
+            and state.concealed[seat][state.wild]
+        )
+
+    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+        """basic_hand or seven_pairs, and heavenly_hand / four_red_dragons for instant wins."""
+        seat = win.winner
+        tiles = state.hand_tiles(seat)
+        if win.win_type in ("discard", "rob_kong"):
+            tiles.append(win.tile)
+        found: list[str] = []
+        if len(tiles) % 3 == 2:
+            no_melds = not state.melds[seat]
+            shapes = {
+                d.shape
+                for d in decompositions(
+                    tiles,
+                    wild=state.wild,
+                    seven_pairs=no_melds,
+                    thirteen_orphans=False,
+                    wild_numbers_only=True,
+                )
+            }
+            if "standard" in shapes:
+                found.append("basic_hand")
+            elif "seven_pairs" in shapes:
+                found.append("seven_pairs")
+        if win.win_type == "instant":
+            if found and seat == state.dealer:
+                found.append("heavenly_hand")
+            if self.instant_win(state, seat):
+                found.append("four_red_dragons")
+        return found, 1
+
+    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+        """Hu, birds and 庄闲 on a win; kongs in every hand (RULES.md 4.5)."""
+        u = int(state.options["base_score"])
+        items: list[Item] = []
+        if win is not None:
+            w = win.winner
+            birds = state.reserved.get("birds", ())
+            hits = bird_hits(birds)
+            if hits == 0 and state.options["golden_bird"]:
+                hits = len(birds)
+            bird = hits * int(state.options["bird_value"]) * u
+
+            def share(payer: int, base: int, to_pay: int) -> list[Item]:
+                """One payer's hu, bird and 庄闲 points, paid by ``to_pay``."""
+                out = [Item("hu", to_pay, w, base * u)]
+                if bird:
+                    out.append(Item("bird", to_pay, w, bird, f"{hits} bird hit(s)"))
+                if state.options["zhuang_xian"] and state.dealer in (w, payer):
+                    out.append(Item("zhuangxian", to_pay, w, u, "庄家 +1"))
+                return out
+
+            if win.win_type == "discard":
+                assert win.source is not None
+                items += share(win.source, 1, win.source)
+            elif win.win_type == "rob_kong":
+                assert win.source is not None
+                if state.options["rob_kong_pays_all"]:
+                    for p in range(4):
+                        if p != w:
+                            items += share(p, 2, win.source)
+                else:
+                    items += share(win.source, 1, win.source)
+            else:
+                for p in range(4):
+                    if p != w:
+                        items += share(p, 2, p)
+        # 荒庄不荒杠: kongs are paid in every hand (RULES.md 4.5)
+        for meld, konger in state.kongs:
+            if meld.kind == "kong_direct":
+                assert meld.source is not None
+                items.append(Item("kong", meld.source, konger, 3 * u))
+            else:
+                each = 2 if meld.kind == "kong_concealed" else 1
+                items += [Item("kong", p, konger, each * u) for p in range(4) if p != konger]
+        return items
+
+    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+        """The winner deals; after a draw the last drawer (or the same dealer) deals."""
+        res = state.result()
+        if res.win is not None:
+            return res.win.winner, {}
+        if state.options["draw_dealer"] == "same" or res.escaped is not None:
+            return state.dealer, {}
+        return state.last_drawer, {}
+
+
+HONGZHONG = Variant(
+    id="hongzhong",
+    name="Red Dragon mahjong / Zhuanzhuan",
+    zh="红中麻将 / 转转",
+    tile_counts=(4,) * 27 + (0,) * 6 + (4,) + (0,) * 8,
+    options=OPTIONS,
+    counters={},
+    rules=HongzhongRules(),
+    claims=frozenset({"hu", "kong", "peng"}),
+    kong_min_live=1,
+    claim_end_live=4,
+    draw_end_live=0,
+    rob_added_kong=True,
+    shapes={"seven_pairs": True, "thirteen_orphans": False, "wild_numbers_only": True},
+    wild_discard_claims=frozenset({"hu"}),
+    missed_rules=frozenset({"win", "peng"}),
+)
