@@ -475,6 +475,7 @@ class HandState:
                 None,
             )
             self.seat_log[seat].append("K")
+            self._clear_missed(seat, "claim")
             if len(used) == 4 or (not action.tiles and c[t] == 4 and peng_idx is None):
                 for x in used if action.tiles else (t,) * 4:
                     c[x] -= 1

@@ -8,13 +8,14 @@ from majiang.rules.guangdong import GUANGDONG
 from majiang.rules.hainan import HAINAN
 from majiang.rules.hangzhou import HANGZHOU
 from majiang.rules.hongzhong import HONGZHONG
+from majiang.rules.taizhou import TAIZHOU
 
 __all__ = ["VARIANTS", "Option", "Variant", "get_variant"]
 
-VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU, HAINAN, HONGZHONG)}
-"""Implemented variants; taizhou is still to come."""
+VARIANTS: dict[str, Variant] = {v.id: v for v in (GUANGDONG, HANGZHOU, HAINAN, HONGZHONG, TAIZHOU)}
+"""Every variant of RULES.md, keyed by its FORMAT.md id."""
 
-PLANNED = ("taizhou",)
+PLANNED: tuple[str, ...] = ()
 
 
 def get_variant(variant_id: str) -> Variant:

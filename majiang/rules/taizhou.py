@@ -1,0 +1,414 @@
+"""Taizhou / Jiaojiang mahjong 台州麻将 (RULES.md section 5): 得 wilds, 胡 x 2^番,
+mutual settlement, 生牌 and 包三家."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from majiang.hand import decompositions, shanten
+from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
+from majiang.scoring import Item
+
+if TYPE_CHECKING:
+    from majiang.engine.state import HandState, Meld, WinInfo
+
+__all__ = ["FAN_VALUES", "TAIZHOU", "Score", "meld_hu"]
+
+WHITE, GREEN, RED = 31, 32, 33
+SHENG_LIVE = 30
+"""The 生牌阶段 is the part of the hand with R <= 30 (D71)."""
+
+FAN_VALUES = {
+    "four_winds": 13,
+    "all_one_suit": 4,
+    "half_flush": 2,
+    "all_pungs": 2,
+    "pang_hu": 1,
+    "no_wild": 1,
+    "two_wilds": 1,
+    "wild_restored": 1,
+    "wild_self_drawn": 1,
+    "rob_kong": 1,
+    "kong_replacement": 1,
+    "red_pung": 1,
+    "green_pung": 1,
+    "seat_wind_pung": 1,
+}
+"""番 of RULES.md 5.4 in report order."""
+
+OPTIONS = (
+    Option(
+        "wild_mode",
+        "choice",
+        "flipped",
+        "得",
+        "flipped: 翻得; fixed_white: the four 白 (D62)",
+        choices=("flipped", "fixed_white"),
+    ),
+    Option(
+        "settle_mode",
+        "choice",
+        "xian_half",
+        "结算比例",
+        "weights: 闲家减半 1/0.5, 庄家翻倍 2/1, 平搓 1 (D67)",
+        choices=("xian_half", "dealer_double", "flat"),
+    ),
+    Option(
+        "settlement",
+        "choice",
+        "mutual",
+        "结算方式",
+        "mutual: everybody settles with everybody; winner_only",
+        choices=("mutual", "winner_only"),
+    ),
+    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers (D74)"),
+    Option("sheng_phase", "bool", True, "生牌阶段", "the raw-tile phase at R <= 30 (D71)"),
+    Option("point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none (D75)", minimum=0),
+    Option("lianzhuang", "bool", True, "连庄", "the dealer stays after his own win (D72)"),
+    escape_option(0),
+    FIRST_DEALER,
+)
+
+
+def _honor_or_end(kind: int) -> bool:
+    return kind >= 27 or kind % 9 in (0, 8)
+
+
+def meld_hu(meld: Meld) -> int:
+    """胡 of a declared meld (D65): peng 2/4, exposed kong 8/16, concealed kong 16/32."""
+    if meld.kind == "chi":
+        return 0
+    base = {"peng": 2, "kong_direct": 8, "kong_added": 8, "kong_concealed": 16}[meld.kind]
+    return base * (2 if _honor_or_end(meld.tiles[0]) else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A winner's 牌点 with its breakdown, for replay summaries."""
+
+    points: int
+    hu: int
+    fan: int
+    patterns: tuple[str, ...]
+    breakdown: str
+
+
+class TaizhouRules(BaseRules):
+    """Hooks of taizhou."""
+
+    def reserved_counts(
+        self, opts: Mapping[str, Any], counters: Mapping[str, int]
+    ) -> dict[str, int]:
+        """The flipped wild indicator (D62)."""
+        return {"wild_indicator": 1} if opts["wild_mode"] == "flipped" else {}
+
+    def wild_kind(
+        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
+    ) -> int | None:
+        """The indicator's kind, or 白 with fixed_white."""
+        if opts["wild_mode"] == "flipped":
+            return int(reserved["wild_indicator"][0])
+        return WHITE
+
+    def on_start(self, state: HandState) -> None:
+        """Nothing discarded yet; nobody has thrown a 得."""
+        state.extra.update(
+            known=frozenset(), no_win=frozenset(), wild_thrown=frozenset(), last=None
+        )
+
+    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
+        """Track 熟 kinds, 得 discards and what 包三家 needs about each discard (5.2, 5.5)."""
+        if event not in ("discard", "kong"):
+            return
+        if event == "kong" and not any(
+            m.kind == "kong_added" and m.tiles[0] == tile for m in state.melds[seat]
+        ):
+            return
+        known: frozenset[int] = state.extra["known"]
+        raw = tile not in known
+        before = [*state.hand_tiles(seat), tile]
+        holds_known = any(t in known and t != state.wild for t in before)
+        sheng_ok = raw and holds_known and state.live <= SHENG_LIVE
+        shanten_after = 0
+        if tile in (GREEN, RED):
+            after = state.hand_tiles(seat)
+            if len(after) % 3 != 0:
+                shanten_after = shanten(
+                    after, wild=state.wild, seven_pairs=False, thirteen_orphans=False
+                )
+        state.extra["last"] = (seat, tile, raw, sheng_ok, shanten_after)
+        if event == "discard":
+            state.extra["known"] = known | {tile}
+            if tile == state.wild:
+                state.extra["no_win"] = state.extra["no_win"] | {seat}  # 5.1
+                state.extra["wild_thrown"] = state.extra["wild_thrown"] | {seat}
+
+    def _may_win(self, state: HandState, seat: int) -> bool:
+        return seat not in state.extra["no_win"]
+
+    def can_self_draw(self, state: HandState, seat: int) -> bool:
+        """A seat that discarded a 得 cannot win (5.1)."""
+        return self._may_win(state, seat)
+
+    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """A seat that discarded a 得 cannot win (5.1)."""
+        return self._may_win(state, seat)
+
+    def can_rob(self, state: HandState, seat: int) -> bool:
+        """A seat that discarded a 得 cannot win (5.1)."""
+        return self._may_win(state, seat)
+
+    # -- scoring ---------------------------------------------------------------------
+    def winner_score(self, state: HandState, win: WinInfo) -> Score:
+        """The decomposition and winning-tile placement that maximise 牌点 (5.4)."""
+        seat = win.winner
+        wild = state.wild
+        pos = (seat - state.dealer) % 4
+        seat_wind = 27 + pos
+        tiles = state.hand_tiles(seat)
+        self_draw = win.win_type not in ("discard", "rob_kong")
+        if not self_draw:
+            tiles.append(win.tile)
+        melds = state.melds[seat]
+        wilds = tiles.count(wild) if wild is not None else 0
+        drawn_wild = self_draw and win.tile == wild
+        meld_sets = [(m.kind, m.tiles[0]) for m in melds]
+        best: Score | None = None
+        for reading in decompositions(
+            tiles, wild=wild, seven_pairs=False, thirteen_orphans=False, wild_pairs_natural=False
+        ):
+            groups = [g for g in reading.groups if g.kind != "pair"]
+            pair = reading.pairs[0]
+            pair_kind = int(pair.tiles[0])
+            places = [
+                (gi, idx)
+                for gi, g in enumerate(groups)
+                for idx, (t, is_wild) in enumerate(zip(g.tiles, g.wilds, strict=True))
+                if (is_wild and drawn_wild) or (not is_wild and t == win.tile and not drawn_wild)
+            ] or [(-1, -1)]
+            fans = self._fan(state, win, reading, groups, pair_kind, meld_sets, wilds, seat_wind)
+            fan = sum(FAN_VALUES[f] for f in fans)
+            for gi, idx in places:
+                hu = 10
+                parts = ["底胡 10"]
+                for i, g in enumerate(groups):
+                    k = int(g.tiles[0])
+                    if g.kind == "sequence":
+                        if i == gi and idx == 1:
+                            hu += 2
+                            parts.append("嵌档 2")
+                        continue
+                    exposed = i == gi and not self_draw
+                    v = (2 if exposed else 4) * (2 if _honor_or_end(k) else 1)
+                    hu += v
+                    parts.append(f"{'明' if exposed else '暗'}刻 {v}")
+                for m in melds:
+                    v = meld_hu(m)
+                    if v:
+                        hu += v
+                        parts.append(f"{m.kind} {v}")
+                if pair_kind in (seat_wind, RED, GREEN, WHITE):
+                    hu += 2
+                    parts.append("对 2")
+                if self_draw:
+                    hu += 2
+                    parts.append("自摸 2")
+                points = self._cap(state, hu << fan)
+                score = Score(
+                    points,
+                    hu,
+                    fan,
+                    tuple(fans) or ("basic_hand",),
+                    f"胡 {hu} ({' + '.join(parts)}) x 2^{fan} = {points}",
+                )
+                if best is None or (score.points, len(score.patterns)) > (
+                    best.points,
+                    len(best.patterns),
+                ):
+                    best = score
+        if best is None:
+            raise ValueError("the winning hand has no standard reading")
+        return best
+
+    def _fan(
+        self,
+        state: HandState,
+        win: WinInfo,
+        reading: Any,
+        groups: list[Any],
+        pair_kind: int,
+        meld_sets: list[tuple[str, int]],
+        wilds: int,
+        seat_wind: int,
+    ) -> list[str]:
+        triplets = {int(g.tiles[0]) for g in groups if g.kind == "triplet"}
+        triplets |= {k for kind, k in meld_sets if kind != "chi"}
+        kinds = [int(t) for g in reading.groups for t in g.tiles]
+        kinds += [k for _, k in meld_sets]
+        suits = {k // 9 for k in kinds if k < 27}
+        honors = any(k >= 27 for k in kinds)
+        all_seq = all(g.kind == "sequence" for g in groups) and all(
+            kind == "chi" for kind, _ in meld_sets
+        )
+        no_seq = all(g.kind == "triplet" for g in groups) and all(
+            kind != "chi" for kind, _ in meld_sets
+        )
+        found = set()
+        if {27, 28, 29, 30} <= triplets | {pair_kind}:
+            found.add("four_winds")
+        if len(suits) == 1 and not honors:
+            found.add("all_one_suit")
+        if len(suits) == 1 and honors:
+            found.add("half_flush")
+        if no_seq:
+            found.add("all_pungs")
+        self_draw = win.win_type not in ("discard", "rob_kong")
+        if all_seq and self_draw:
+            found.add("pang_hu")
+        if wilds == 0:
+            found.add("no_wild")
+        elif wilds == 2:
+            found.add("two_wilds")
+        elif wilds == 1:
+            stands = [t for g in reading.groups for t, w in zip(g.tiles, g.wilds, strict=True) if w]
+            if stands and stands[0] == state.wild:
+                found.add("wild_restored")
+        if self_draw and win.tile == state.wild:
+            found.add("wild_self_drawn")
+        if win.win_type == "rob_kong":
+            found.add("rob_kong")
+        if win.win_type == "kong_replacement":
+            found.add("kong_replacement")
+        if RED in triplets:
+            found.add("red_pung")
+        if GREEN in triplets:
+            found.add("green_pung")
+        if seat_wind in triplets:
+            found.add("seat_wind_pung")
+        return [f for f in FAN_VALUES if f in found]
+
+    def _cap(self, state: HandState, points: int) -> int:
+        cap = int(state.options["point_cap"])
+        return min(points, cap) if cap > 0 else points
+
+    def loser_points(self, state: HandState, seat: int) -> tuple[int, str]:
+        """A non-winner's 牌点 and its breakdown: melds x 2^(中/发/门风 pengs, kongs) (D66)."""
+        seat_wind = 27 + (seat - state.dealer) % 4
+        melds = state.melds[seat]
+        values = [meld_hu(m) for m in melds if meld_hu(m)]
+        hu = sum(values)
+        fan = sum(1 for m in melds if m.kind != "chi" and m.tiles[0] in (RED, GREEN, seat_wind))
+        points = self._cap(state, hu << fan)
+        shown = " + ".join(map(str, values)) or "0"
+        return points, f"胡 {shown} x 2^{fan} = {points}"
+
+    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+        """The winner's 番 (or basic_hand) and 牌点."""
+        score = self.winner_score(state, win)
+        return list(score.patterns), score.points
+
+    def liable(self, state: HandState, win: WinInfo) -> tuple[int | None, str]:
+        """The 包三家 seat and its trigger, if any (RULES.md 5.5, D74)."""
+        if not state.options["baopai"] or win.win_type not in ("discard", "rob_kong"):
+            return None, ""
+        last = state.extra.get("last")
+        if last is None:
+            return None, ""
+        b, tile, raw, sheng_ok, shanten_after = last
+        if b != win.source or tile != win.tile:
+            return None, ""
+        if state.options["sheng_phase"] and sheng_ok:
+            return b, "生牌"
+        exposed = [m for m in state.melds[win.winner] if m.kind != "kong_concealed"]
+        if (
+            tile < 27
+            and len(exposed) >= 3
+            and all(m.tiles[0] // 9 == tile // 9 and m.tiles[0] < 27 for m in exposed)
+            and "all_one_suit" in self.winner_score(state, win).patterns
+        ):
+            return b, "清一色"
+        if tile in (GREEN, RED) and shanten_after >= 2:
+            return b, "中/发"
+        if raw and b in state.extra["wild_thrown"]:
+            return b, "得 discarded"
+        return None, ""
+
+    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+        """Weighted 牌点 rounded up to tens, mutual or winner_only, 包三家 (RULES.md 5.5)."""
+        if win is None:
+            return []  # 黄牌: nothing is settled
+        w = win.winner
+        b, why = self.liable(state, win)
+        points = [0] * 4
+        notes = [""] * 4
+        score = self.winner_score(state, win)
+        points[w] = score.points
+        notes[w] = score.breakdown
+        for s in range(4):
+            if s == b:
+                notes[s] = "包三家: 牌点 0"
+            elif s != w:
+                points[s], notes[s] = self.loser_points(state, s)
+        mode = state.options["settle_mode"]
+        d = state.dealer
+
+        def weight(x: int, y: int) -> Fraction:
+            dealer = d in (x, y)
+            if mode == "xian_half":
+                return Fraction(1) if dealer else Fraction(1, 2)
+            if mode == "dealer_double":
+                return Fraction(2) if dealer else Fraction(1)
+            return Fraction(1)
+
+        items: list[Item] = []
+        receivers = range(4) if state.options["settlement"] == "mutual" else (w,)
+        for x in receivers:
+            for y in range(4):
+                if x == y or not points[x]:
+                    continue
+                v = points[x] * weight(x, y)
+                amount = -((-v) // 10)  # rounded up to a multiple of 10, then / 10
+                if not amount:
+                    continue
+                how = f"{notes[x]}; x {weight(x, y)} = {v}, rounded up to tens / 10 = {amount}"
+                if b is not None:
+                    if x != b:
+                        items.append(
+                            Item("baosanjia", b, x, int(amount), f"包三家 ({why}), for S{y}: {how}")
+                        )
+                    continue
+                items.append(Item("hu" if x == w else "points", y, x, int(amount), how))
+        return items
+
+    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+        """The dealer stays after his own win (lianzhuang); otherwise his next deals (D72)."""
+        res = state.result()
+        d = state.dealer
+        if res.win is not None and res.win.winner == d and state.options["lianzhuang"]:
+            return d, {}
+        if res.escaped is not None:
+            return d, {}
+        return (d + 1) % 4, {}
+
+
+TAIZHOU = Variant(
+    id="taizhou",
+    name="Taizhou / Jiaojiang mahjong",
+    zh="台州麻将",
+    tile_counts=(4,) * 34 + (0,) * 8,
+    options=OPTIONS,
+    counters={},
+    rules=TaizhouRules(),
+    claims=frozenset({"hu", "kong", "peng", "chi"}),
+    kong_min_live=17,
+    claim_end_live=-1,
+    draw_end_live=16,
+    rob_added_kong=True,
+    shapes={"seven_pairs": False, "thirteen_orphans": False, "wild_pairs_natural": False},
+    wild_discard_claims=frozenset(),
+    missed_rules=frozenset({"win", "peng"}),
+    missed_clear_on_claim=True,
+)
