@@ -56,7 +56,7 @@ def _overview() -> str:
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
-        "Coming next: the other variants, simulate, score and the terminal game (play).",
+        "Coming next: bots and simulate, then the terminal game (play) and score.",
     ]
     return "\n".join(lines)
 

@@ -1,0 +1,923 @@
+"""One test per rule of RULES.md section 3 (hainan) that changes an outcome.
+
+Every test builds a small majiang-record/1 in tile notation (partial deals:
+the hands, draws and tail it needs) and replays it, or drives HandState
+directly where what is *offered* matters. Expected numbers are worked out by
+hand from RULES.md 3.5 in the comments (u = base_unit, s = dealer_wins).
+
+Fillers. Hainan has chi, peng and kongs, so a filler hand holds 13 different
+kinds with at least three steps between any two tiles of one suit (no chi is
+possible) and no pair (no peng, no kong). ``fill(h)`` gives the three fillers
+``147m147p147s+h``, ``258m258p258s+h`` and ``369m369p369s+h`` with four honours
+``h``: together they hold every number kind exactly once and three copies of
+each honour in ``h``, so a test knows exactly which tiles are left for it.
+Fillers are far from ready, and every filler draw is discarded at once.
+
+Unless a test says otherwise the dealer is seat 0 and s = 0; R starts at
+144 - 53 = 91.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from majiang.engine.match import Match
+from majiang.engine.state import Action, HandState
+from majiang.engine.wall import full_set
+from majiang.errors import IllegalActionError, RecordError
+from majiang.hand import is_winning
+from majiang.records import replay, replay_match
+from majiang.rules.hainan import HAINAN
+from majiang.tiles import Tile, parse_tile, parse_tiles
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def fill(h: str = "1234z") -> tuple[str, str, str]:
+    """Three 13-tile fillers with the honours ``h`` (see the module docstring)."""
+    return ("147m147p147s" + h, "258m258p258s" + h, "369m369p369s" + h)
+
+
+F0, F2, F3 = fill()
+
+
+# -- helpers -----------------------------------------------------------------------------
+def t(text: str) -> int:
+    """One tile as its int."""
+    return int(parse_tile(text))
+
+
+def ts(text: str) -> list[int]:
+    return [int(x) for x in parse_tiles(text)]
+
+
+def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": seat, "type": kind}
+    if tile is not None:
+        out["tiles" if kind == "chi" else "tile"] = tile
+    return out
+
+
+def hand(
+    hands: Sequence[str],
+    actions: Iterable[tuple[Any, ...]] = (),
+    *,
+    draws: str = "",
+    tail: str = "",
+    dealer: int | None = 0,
+    autoplay: str | None = None,
+) -> dict[str, Any]:
+    """One hand of a record; actions are (seat, type[, tile]) tuples (chi: the two tiles)."""
+    out: dict[str, Any] = {
+        "deal": {"hands": list(hands), "draws": draws, "tail": tail},
+        "actions": [act(*a) for a in actions],
+    }
+    if dealer is not None:
+        out["dealer"] = dealer
+    if autoplay is not None:
+        out["autoplay"] = autoplay
+    return out
+
+
+def record(
+    *hands: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    wins: int = 0,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """A hainan majiang-record/1."""
+    return {
+        "format": "majiang-record/1",
+        "variant": "hainan",
+        "options": {"first_dealer": dealer, **(options or {})},
+        "seed": seed,
+        "players": PLAYERS,
+        "start": {"dealer": dealer, "counters": {"dealer_wins": wins}},
+        "hands": list(hands),
+    }
+
+
+def play(
+    hands: Sequence[str],
+    actions: Iterable[tuple[Any, ...]] = (),
+    *,
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    wins: int = 0,
+    **deal: Any,
+) -> dict[str, Any]:
+    """Replay a one-hand record; the hand's majiang-result/1 entry."""
+    rec = record(
+        hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer, wins=wins
+    )
+    result = replay(rec)
+    assert len(result["hands"]) == 1
+    h: dict[str, Any] = result["hands"][0]
+    assert sum(h["deltas"]) == 0
+    return h
+
+
+def state1(
+    hands: Sequence[str],
+    *,
+    draws: str = "",
+    tail: str = "",
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    wins: int = 0,
+    seed: int = 1,
+) -> HandState:
+    """The start of a hand built from a partial deal, for driving HandState directly."""
+    match = Match(
+        "hainan",
+        {"first_dealer": dealer, **(options or {})},
+        seed,
+        {"dealer": dealer, "counters": {"dealer_wins": wins}},
+        PLAYERS,
+    )
+    return match.new_hand({"hands": list(hands), "draws": draws, "tail": tail})
+
+
+def action(seat: int, kind: str, tile: str | None = None) -> Action:
+    if kind == "chi":
+        assert tile is not None
+        return Action(seat, "chi", None, tuple(sorted(ts(tile))))
+    return Action(seat, kind, None if tile is None else t(tile))
+
+
+def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
+    state.apply(action(seat, kind, tile))
+
+
+def run(state: HandState, actions: Iterable[tuple[Any, ...]]) -> HandState:
+    """Apply actions as a record does: an action outside the open window closes it."""
+    for a in actions:
+        x = action(*a)
+        if state.phase != "turn" and x not in state.legal_actions(x.seat):
+            state.close_window()
+        state.apply(x)
+    return state
+
+
+def after(hands: Sequence[str], actions: Iterable[tuple[Any, ...]], **kw: Any) -> HandState:
+    return run(state1(hands, **kw), actions)
+
+
+def legal(state: HandState, seat: int) -> set[str]:
+    """Legal actions as strings like 'S1 peng', 'S2 kong 5m', 'S1 chi 23m'."""
+    return {str(a) for a in state.legal_actions(seat)}
+
+
+def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
+    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
+    return sorted(x for x in out if kind is None or x[0] == kind)
+
+
+def tsumogiri_step(state: HandState) -> None:
+    """One autoplay step: pass every open claim, else discard the drawn tile."""
+    if state.phase != "turn":
+        state.close_window()
+        return
+    seat = state.current
+    tile = state.drawn
+    assert tile is not None and state.concealed[seat][tile]
+    state.apply(Action(seat, "discard", tile))
+
+
+def advance(state: HandState, seat: int, live: int) -> None:
+    """Autoplay until ``seat`` is in its action phase with R = ``live``."""
+    for _ in range(400):
+        if state.phase == "turn" and state.current == seat and state.live == live:
+            return
+        assert not state.is_terminal() and state.live >= live
+        tsumogiri_step(state)
+    raise AssertionError("not reached")
+
+
+def padded_draws(
+    hands: Sequence[str], fixed: dict[int, str], *, n: int = 76, avoid: str = "", tail: str = ""
+) -> str:
+    """``n`` ordinary draws: ``fixed[i]`` as the (i+1)-th draw and padding elsewhere.
+
+    Padding: the tiles (no flowers) left after the hands, the fixed draws and the
+    tail, in canonical order, without the kinds in ``avoid``.
+    """
+    left = [4] * 34
+    for x in ts(" ".join([*hands, *fixed.values(), tail])):
+        if x < 34:
+            left[x] -= 1
+    banned = set(ts(avoid))
+    pad = iter([k for k in range(34) if k not in banned for _ in range(left[k])])
+    tiles = []
+    for i in range(n):
+        if i in fixed:
+            tiles.append(fixed[i])
+        else:
+            tiles.append(str(Tile(next(pad))))
+    return " ".join(tiles)
+
+
+# == 3.1 tiles ============================================================================
+def test_tile_set_144_with_one_of_each_flower() -> None:
+    tiles = full_set(HAINAN.tile_counts)
+    assert len(tiles) == 144
+    assert [tiles.count(x) for x in range(34, 42)] == [1] * 8
+    assert all(tiles.count(x) == 4 for x in range(34))
+    # a shuffled hand deals from all 144 tiles: 53 in hands (flowers included), 91 in the wall
+    st = Match("hainan", {"first_dealer": 0}, 5).new_hand()
+    dealt = [x for h in st.deal.hands for x in h]
+    assert len(dealt) == 53 and len(st.deal.wall) == 91
+    assert sorted(dealt + list(st.deal.wall)) == tiles
+    # a deal may name 1f once, not twice
+    ok = play([F0 + " 1f", F0.replace("1234z", "567z"), F2, F3], autoplay="tsumogiri")
+    assert ok["outcome"] == "draw"
+    with pytest.raises(RecordError, match="1f"):
+        replay(record(hand([F0 + " 1f", F0, F2, F3], draws="1f", autoplay="tsumogiri")))
+    with pytest.raises(RecordError, match="1f"):
+        replay(record(hand([F0 + " 1f", "1f" + F2[1:], F2, F3], autoplay="tsumogiri")))
+
+
+# == 3.2 dealing, flowers =================================================================
+def test_deal_time_flower_replacement_from_the_dealer_until_flower_free_D48() -> None:
+    # Dealer S2. Dealt flowers: S2 1f; S3 3f 4f; S0 5f; S1 2f. Order S2, S3, S0, S1, each
+    # seat until flower-free; back draws take the tail in order:
+    #   S2 <- 1s;  S3 <- 2s, 6f (a flower: exposed, one more), 3s;  S0 <- 4s;  S1 <- 5s.
+    hands = [
+        "147m147p147s123z 5f",
+        "258m258p258s123z 2f",
+        "369m369p369s123z 1f 4z",
+        "147m258p369s45z 3f4f",
+    ]
+    st = state1(hands, tail="1s 2s 6f 3s 4s 5s 6s", dealer=2)
+    assert [sorted(f) for f in st.flowers] == [ts("5f"), ts("2f"), ts("1f"), ts("346f")]
+    assert st.hand_tiles(2) == sorted(ts("369m369p369s123z4z 1s"))
+    assert st.hand_tiles(3) == sorted(ts("147m258p369s45z 2s3s"))
+    assert st.hand_tiles(0) == sorted(ts("147m147p147s123z 4s"))
+    assert st.hand_tiles(1) == sorted(ts("258m258p258s123z 5s"))
+    # R = 91 before the replacements, 91 - 6 back draws = 85 after
+    assert st.live == 85
+    assert st.current == 2 and "S2 discard 1s" in legal(st, 2)
+
+
+def test_r_starts_at_91() -> None:
+    assert state1([F0 + " 5z", F0, F2, F3]).live == 144 - 53
+
+
+def test_flower_drawn_in_play_is_exposed_and_replaced_from_the_back() -> None:
+    # S1 draws 2f: exposed, back draw 6f: exposed, back draw 9p. Then it konges 1z and
+    # its replacement 7f is exposed and replaced by 8p.
+    f0, f2, f3 = fill("2345z")
+    st = state1([f0 + " 6z", "1111z147m147p147s", f2, f3], draws="2f", tail="6f 9p 7f 8p")
+    do(st, 0, "discard", "6z")
+    assert st.current == 1 and st.drawn == t("9p")
+    assert st.flowers[1] == ts("2f6f")
+    assert st.live == 91 - 3
+    assert "S1 kong 1z" in legal(st, 1)
+    do(st, 1, "kong", "1z")
+    assert st.drawn == t("8p") and st.flowers[1] == ts("2f6f7f")
+    assert st.live == 91 - 5
+    assert sorted(st.hand_tiles(1)) == sorted(ts("147m147p147s 9p8p"))
+
+
+# == 3.4 winning: 番 ======================================================================
+# Most 番 are tested with one flow: S0 (dealer) discards y, its 14th tile; S1 claims it
+# (peng, or chi with two tiles); S1 discards z; S2 draws x and discards it. The claim
+# breaks `concealed`, so the hand's other 番 alone decide whether S1 may win on x.
+# With 番: S2 (discarder) pays 20, S0 and S3 10 each -> deltas [-10, 40, -20, -10].
+# Without: no win on x; S3 and S0 then discard two more tiles d, S1 draws the next x and
+# wins by self-draw, which needs no 番: 20 from each -> [-20, 60, -20, -20].
+def claim_flow(
+    s1: str, claim: str, y: str, z: str, x: str, h: str = "1234z"
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    f0, f2, f3 = fill(h)
+    c: tuple[Any, ...] = (1, "peng") if claim == "peng" else (1, "chi", claim)
+    return [f"{f0} {y}", s1, f2, f3], [(0, "discard", y), c, (1, "discard", z), (2, "discard", x)]
+
+
+def assert_fan_win(
+    hands: list[str], acts: list[tuple[Any, ...]], x: str, patterns: list[str], **kw: Any
+) -> None:
+    st = after(hands, acts, draws=x, **kw)
+    assert "S1 hu" in legal(st, 1)
+    h = play(hands, [*acts, (1, "hu")], draws=x, **kw)
+    assert (h["winner"], h["from"], h["win_type"]) == (1, 2, "discard")
+    assert h["patterns"] == patterns
+    assert h["deltas"] == [-10, 40, -20, -10]
+
+
+def assert_no_fan(
+    hands: list[str], acts: list[tuple[Any, ...]], x: str, d: str, **kw: Any
+) -> dict[str, Any]:
+    st = after(hands, acts, draws=x, **kw)
+    assert is_winning([*st.hand_tiles(1), t(x)])  # the shape is complete ...
+    assert "S1 hu" not in legal(st, 1)  # ... but without 番 there is no win on a discard
+    d1, d2 = d.split()
+    more = [(3, "discard", d1), (0, "discard", d2), (1, "hu")]
+    h = play(hands, [*acts, *more], draws=f"{x} {d} {x}", **kw)
+    assert (h["winner"], h["win_type"], h["patterns"]) == (1, "self_draw", ["self_draw"])
+    return h
+
+
+def no_fan_self_draw(hands: list[str], acts: list[tuple[Any, ...]], x: str, d: str) -> None:
+    h = assert_no_fan(hands, acts, x, d)
+    assert h["deltas"] == [-20, 60, -20, -20]
+
+
+# A hand with no 番 at all: peng 555m + 123m 456p 789s 99p (pair 9p; mixed suits).
+NO_FAN = "55m 1s 123m 456p 789s 9p"
+
+
+def test_discard_win_needs_fan_self_draw_does_not() -> None:
+    hands, acts = claim_flow(NO_FAN, "peng", "5m", "1s", "9p")
+    no_fan_self_draw(hands, acts, "9p", "2z 3z")
+
+
+def test_fan_only_chows() -> None:
+    # chi 123m<S0 + 456p 567s 789s 99m: four sequences, pair 9m -> only_chows alone.
+    hands, acts = claim_flow("12m 99m 9p 456p 67s 789s", "12m", "3m", "9p", "5s")
+    assert_fan_win(hands, acts, "5s", ["only_chows"])
+    # 444p instead of 456p: a triplet among the sets, no 番
+    hands, acts = claim_flow("12m 99m 9p 444p 67s 789s", "12m", "3m", "9p", "5s")
+    no_fan_self_draw(hands, acts, "5s", "5z 6z")
+
+
+def test_fan_concealed() -> None:
+    # S1 = 111z 456p 789s 56s 44p wins on S0's 4s with no meld: concealed alone
+    # (111z is neither a dragon nor S1's seat wind 2z). S0 (dealer, discarder) pays 20,
+    # S2 and S3 10 each.
+    f0, f2, f3 = fill("567z")
+    hands = [f0 + " 4s", "111z 456p 789s 56s 44p", f2, f3]
+    st = after(hands, [(0, "discard", "4s")])
+    assert "S1 hu" in legal(st, 1)
+    h = play(hands, [(0, "discard", "4s"), (1, "hu")])
+    assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["concealed"])
+    assert h["deltas"] == [-20, 40, -10, -10]
+    # the same hand with 111z as a peng: no 番
+    hands, acts = claim_flow("11z 9p 456p 789s 56s 44p", "peng", "1z", "9p", "4s", "567z")
+    no_fan_self_draw(hands, acts, "4s", "2z 3z")
+
+
+def test_fan_concealed_broken_by_concealed_kong_D40() -> None:
+    # S1 = 1111z 456p 789s 56s 4p draws 3z, konges 1111z, gets 4p from the back, discards
+    # 3z. S2's 4s would complete ckong 1z + 456p 456s 789s 44p, but the kong breaks
+    # `concealed`, so no win; S1 then self-draws the next 4s.
+    f0, f2, f3 = fill("567z")
+    hands = [f0 + " 2z", "1111z 456p 789s 56s 4p", f2, f3]
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "2z"),
+        (1, "kong", "1z"),
+        (1, "discard", "3z"),
+        (2, "discard", "4s"),
+    ]
+    st = after(hands, acts, draws="3z 4s", tail="4p")
+    assert st.melds[1][0].kind == "kong_concealed"
+    assert is_winning([*st.hand_tiles(1), t("4s")])
+    assert "S1 hu" not in legal(st, 1)
+    more = [(3, "discard", "2z"), (0, "discard", "3z"), (1, "hu")]
+    h = play(hands, [*acts, *more], draws="3z 4s 2z 3z 4s", tail="4p")
+    assert (h["winner"], h["win_type"], h["patterns"]) == (1, "self_draw", ["self_draw"])
+    # self-draw 20 from each (+60) and concealed kong 20 from each (+60): S1 +120
+    assert h["deltas"] == [-40, 120, -40, -40]
+
+
+def test_fan_all_pungs() -> None:
+    # peng 444m<S0 + 555p 666s 111z + 99m (tanki 9m): all_pungs alone.
+    hands, acts = claim_flow("44m 1s 555p 666s 111z 9m", "peng", "4m", "1s", "9m", "4567z")
+    assert_fan_win(hands, acts, "9m", ["all_pungs"])
+    # 456p instead of 555p: no 番
+    hands, acts = claim_flow("44m 1s 456p 666s 111z 9m", "peng", "4m", "1s", "9m", "4567z")
+    no_fan_self_draw(hands, acts, "9m", "2z 3z")
+
+
+def test_fan_all_one_suit() -> None:
+    # peng 111m<S0 + 234m 456m 678m 99m: all characters -> all_one_suit alone.
+    hands, acts = claim_flow("11m 5z 234m 456m 78m 99m", "peng", "1m", "5z", "6m")
+    assert_fan_win(hands, acts, "6m", ["all_one_suit"])
+    # 234p instead of 234m: no 番
+    hands, acts = claim_flow("11m 5z 234p 456m 78m 99m", "peng", "1m", "5z", "6m")
+    no_fan_self_draw(hands, acts, "6m", "6z 7z")
+
+
+def test_fan_pair_258() -> None:
+    # peng 666m<S0 + 123p 456s 789s + 55p: pair_258 alone.
+    hands, acts = claim_flow("66m 1s 123p 789s 456s 5p", "peng", "6m", "1s", "5p")
+    assert_fan_win(hands, acts, "5p", ["pair_258"])
+    # pair 44p instead: no 番
+    hands, acts = claim_flow("66m 1s 123p 789s 456s 4p", "peng", "6m", "1s", "4p")
+    no_fan_self_draw(hands, acts, "4p", "5z 6z")
+
+
+@pytest.mark.parametrize("dragon", ["5z", "6z", "7z"])
+def test_fan_dragon_pung_exposed(dragon: str) -> None:
+    # peng of a dragon + 123m 456p 789s 99p: dragon_pung alone (NO_FAN with the peng of 5m
+    # replaced by the dragon).
+    n = dragon[0]
+    hands, acts = claim_flow(f"{n}{n}z 1s 123m 456p 789s 9p", "peng", dragon, "1s", "9p")
+    assert_fan_win(hands, acts, "9p", ["dragon_pung"])
+
+
+def test_fan_dragon_pung_concealed_D39() -> None:
+    # chi 123m<S0 + concealed 555z + 456p 789s 99p: dragon_pung alone.
+    hands, acts = claim_flow("23m 1s 555z 456p 789s 9p", "23m", "1m", "1s", "9p")
+    assert_fan_win(hands, acts, "9p", ["dragon_pung"])
+    # the same with 555m: no 番 (test_discard_win_needs_fan_self_draw_does_not for the peng)
+    hands, acts = claim_flow("23m 1s 555m 456p 789s 9p", "23m", "1m", "1s", "9p")
+    no_fan_self_draw(hands, acts, "9p", "5z 6z")
+
+
+def test_fan_seat_wind_pung_exposed_and_concealed_D44() -> None:
+    # S1 is pos 1 (South, 2z). peng 222z<S0 + 123m 456p 789s 99p: seat_wind_pung alone.
+    hands, acts = claim_flow("22z 1s 123m 456p 789s 9p", "peng", "2z", "1s", "9p", "1345z")
+    assert_fan_win(hands, acts, "9p", ["seat_wind_pung"])
+    # concealed 222z with chi 123m<S0
+    hands, acts = claim_flow("23m 1s 222z 456p 789s 9p", "23m", "1m", "1s", "9p", "1345z")
+    assert_fan_win(hands, acts, "9p", ["seat_wind_pung"])
+    # peng 444z (North, not S1's wind): no 番
+    hands, acts = claim_flow("44z 1s 123m 456p 789s 9p", "peng", "4z", "1s", "9p", "3567z")
+    no_fan_self_draw(hands, acts, "9p", "1z 3z")
+
+
+# Position-general flow for S1 (pos = (1 - dealer) mod 4): the dealer discards y (S1 the
+# dealer: S1 discards e, S2 draws y and discards it); S1 pengs y, discards z; S2 draws x
+# and discards it.
+def s1_peng_flow(
+    dealer: int, s1: str, y: str, z: str, x: str, h: str, e: str
+) -> tuple[list[str], list[tuple[Any, ...]], str]:
+    fills = iter(fill(h))
+    hands = []
+    for seat in range(4):
+        if seat == 1:
+            hands.append(f"{s1} {e}" if dealer == 1 else s1)
+        else:
+            f = next(fills)
+            hands.append(f"{f} {y}" if seat == dealer else f)
+    tail: list[tuple[Any, ...]] = [(1, "peng"), (1, "discard", z), (2, "discard", x)]
+    if dealer == 1:
+        return hands, [(1, "discard", e), (2, "discard", y), *tail], f"{y} {x}"
+    return hands, [(dealer, "discard", y), *tail], x
+
+
+SEAT_FLOWERS = {0: "1f5f", 1: "2f6f", 2: "3f8f", 3: "4f7f"}  # RULES.md 3.1, by position
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2, 3])
+def test_seat_wind_by_position_from_dealer_D44(dealer: int) -> None:
+    # S1 pengs a wind W and is otherwise NO_FAN: it may win on 9p iff W is its seat wind
+    # (pos 0 East 1z, 1 South 2z, 2 West 3z, 3 North 4z).
+    pos = (1 - dealer) % 4
+    for n in "1234":
+        others = [w for w in "1234" if w != n]
+        hands, acts, draws = s1_peng_flow(
+            dealer, f"{n}{n}z 1s 123m 456p 789s 9p", f"{n}z", "1s", "9p", f"567{others[0]}z",
+            f"{others[1]}z",
+        )
+        st = after(hands, acts, draws=draws, dealer=dealer)
+        assert st.melds[1][0].tiles[0] == t(f"{n}z")
+        assert ("S1 hu" in legal(st, 1)) == (int(n) == pos + 1), (dealer, n)
+
+
+@pytest.mark.parametrize("dealer", [0, 1, 2, 3])
+def test_fan_seat_flower_by_position_from_dealer(dealer: int) -> None:
+    # S1 holds one flower (dealt; replaced by 1s from the back) and NO_FAN: it may win on
+    # 9p iff the flower is one of its two seat flowers, exactly as 3.1 pairs them.
+    pos = (1 - dealer) % 4
+    for f in range(1, 9):
+        flower = f"{f}f"
+        s1 = f"55m 123m 456p 789s 9p {flower}"
+        hands, acts, draws = s1_peng_flow(dealer, s1, "5m", "1s", "9p", "1234z", "5z")
+        st = after(hands, acts, draws=draws, tail="1s", dealer=dealer)
+        assert st.flowers[1] == ts(flower)
+        seat_flower = flower in SEAT_FLOWERS[pos]
+        assert ("S1 hu" in legal(st, 1)) == seat_flower, (dealer, flower)
+        if seat_flower:
+            h = play(hands, [*acts, (1, "hu")], draws=draws, tail="1s", dealer=dealer)
+            assert (h["winner"], h["patterns"]) == (1, ["seat_flower"])
+
+
+def test_fan_seat_flower_drawn_in_play() -> None:
+    # S1 (pos 1) draws 2f in play: exposed, replaced by 1s. It discards 4z, pengs S2's 5m,
+    # discards 1s and wins on S2's 9p with NO_FAN + 2f: seat_flower.
+    s1 = "55m 123m 456p 789s 9p 4z"
+    hands = [F0 + " 5z", s1, F2, F3]
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "5z"),
+        (1, "discard", "4z"),
+        (2, "discard", "5m"),
+        (1, "peng"),
+        (1, "discard", "1s"),
+        (2, "discard", "9p"),
+        (1, "hu"),
+    ]
+    h = play(hands, acts, draws="2f 5m 9p", tail="1s")
+    assert (h["winner"], h["from"], h["patterns"]) == (1, 2, ["seat_flower"])
+    # S2 20, S0 10, S3 10
+    assert h["deltas"] == [-10, 40, -20, -10]
+    # with 3f (pos 2's flower) instead the same discard cannot be won
+    st = after(hands, acts[:-1], draws="3f 5m 9p", tail="1s")
+    assert st.flowers[1] == ts("3f") and "S1 hu" not in legal(st, 1)
+
+
+def test_fan_thirteen_orphans_D45() -> None:
+    hands = [F0 + " 9s", "19m19p19s1234567z", F2, F3]
+    h = play(hands, [(0, "discard", "9s"), (1, "hu")])
+    # no meld, so `concealed` comes with it; S0 pays 20, S2 and S3 10
+    assert (h["winner"], h["patterns"]) == (1, ["concealed", "thirteen_orphans"])
+    assert h["deltas"] == [-20, 40, -10, -10]
+    # by self-draw too (S0 discards 5m, S1 draws 9s)
+    h = play([F0 + " 5m", "19m19p19s1234567z", F2, F3], [(0, "discard", "5m"), (1, "hu")],
+             draws="9s")
+    assert (h["win_type"], h["patterns"]) == (
+        "self_draw",
+        ["concealed", "thirteen_orphans", "self_draw"],
+    )
+    # one orphan short (5m instead of 7z): no winning shape, nothing offered
+    st = after([F0 + " 9s", "19m19p19s123456z5m", F2, F3], [(0, "discard", "9s")], draws="5p")
+    assert st.phase == "turn" and st.current == 1 and st.drawn == t("5p")  # no claim window
+
+
+def test_fan_seven_pairs_quadruple_counts_as_two_pairs_no_258_D47() -> None:
+    # 11m 33m 22p 66p 99s + 5555z (two pairs): seven_pairs; the 22p pair gives no
+    # pair_258 (standard shape only), the 5555z no dragon_pung (not a triplet here).
+    hands = [F0 + " 3m", "11m 22p 66p 99s 5555z 3m", F2, F3]
+    h = play(hands, [(0, "discard", "3m"), (1, "hu")])
+    assert (h["winner"], h["patterns"]) == (1, ["concealed", "seven_pairs"])
+    assert h["deltas"] == [-20, 40, -10, -10]
+    h = play([F0 + " 3m", "11m 22p 66p 99s 55z 77z 3m", F2, F3], [(0, "discard", "3m"), (1, "hu")])
+    assert h["patterns"] == ["concealed", "seven_pairs"]
+    # 555z 7z: neither seven pairs nor standard
+    st = after(
+        [F0 + " 3m", "11m 22p 66p 99s 555z 7z 3m", F2, F3], [(0, "discard", "3m")], draws="5p"
+    )
+    assert st.phase == "turn" and st.current == 1 and st.drawn == t("5p")  # no claim window
+
+
+# Robbing. S1 pengs S0's 5s, discards 7p; S2 pengs it and discards 1s: S2 = peng 777p +
+# 234m 678m 99m 46s waits on 5s with no 番. S3 and S0 discard 5z 6z, S1 draws the 4th 5s.
+ROB_HANDS = [F0 + " 5s", "148m14p7p55s9s1234z", "77p 1s 234m 678m 99m 46s", F3]
+ROB_DRAWS = "5z 6z 5s"
+ROB_ACTIONS: list[tuple[Any, ...]] = [
+    (0, "discard", "5s"),
+    (1, "peng"),
+    (1, "discard", "7p"),
+    (2, "peng"),
+    (2, "discard", "1s"),
+    (3, "discard", "5z"),
+    (0, "discard", "6z"),
+]
+
+
+def test_fan_rob_kong_and_its_payment() -> None:
+    st = after(ROB_HANDS, [*ROB_ACTIONS, (1, "kong", "5s")], draws=ROB_DRAWS)
+    assert st.phase == "rob" and legal(st, 2) == {"S2 hu", "S2 pass"}
+    h = play(ROB_HANDS, [*ROB_ACTIONS, (1, "kong", "5s"), (2, "hu")], draws=ROB_DRAWS)
+    assert (h["winner"], h["from"], h["win_type"]) == (2, 1, "rob_kong")
+    assert h["patterns"] == ["rob_kong"]
+    # as a discard win by the konger: S1 20, S0 10, S3 10; the robbed kong is not paid
+    assert h["deltas"] == [-10, -20, 40, -10]
+    assert items(h, "kong") == []
+    # the same 5s discarded instead of added: S2 (no 番) may chi it, not win
+    st = after(ROB_HANDS, [*ROB_ACTIONS, (1, "discard", "5s")], draws=ROB_DRAWS)
+    assert is_winning([*st.hand_tiles(2), t("5s")])
+    assert legal(st, 2) == {"S2 chi 46s", "S2 pass"}
+
+
+def test_rob_only_added_kong_not_concealed() -> None:
+    # S2 = 777p 234m 678m 99m 46s waits on 5s (concealed: it could win on a discard).
+    # S1 draws 6z and konges 5555s: no robbing window, S1 draws its replacement 7z.
+    hands = [F0 + " 5z", "5555s 148m 14p 9s 123z", "777p 234m 678m 99m 46s", F3]
+    st = after(hands, [(0, "discard", "5z"), (1, "kong", "5s")], draws="6z", tail="7z")
+    assert st.phase == "turn" and st.current == 1 and st.drawn == t("7z")
+    assert legal(st, 2) == set()
+
+
+def test_rob_not_direct_kong() -> None:
+    # S1 konges S0's discarded 5s (S2 passes on its win): no robbing window after it.
+    hands = [F0 + " 5s", "555s 148m 14p 9s 1234z", "777p 234m 678m 99m 46s", F3]
+    st = after(hands, [(0, "discard", "5s")], tail="7z")
+    assert legal(st, 2) == {"S2 hu", "S2 pass"}
+    assert "S1 kong 5s" in legal(st, 1)
+    do(st, 2, "pass")
+    do(st, 1, "kong", "5s")
+    assert st.phase == "turn" and st.current == 1 and st.drawn == t("7z")
+    assert legal(st, 2) == set()
+
+
+# == 3.2 end of the wall ==================================================================
+# With no claims and no back draws the k-th ordinary draw is made by seat k mod 4 and leaves
+# R = 91 - k: S3 makes the 75th (R = 16), S0 the 76th (R = 15), S3 also the 71st (R = 20).
+# Draws are padded with tiles that every seat discards at once (tsumogiri); claims offered
+# on the padding are passed.
+#
+# Deal A: S3 will discard 5m. S0 (46m) could chi it, S1 (555m) peng or kong it, S2
+# (46m 123p 456p 789s 77z, concealed) win on it.
+WALL_A = ["469m147p147s1234z 5z", "555m258p258s1234z", "46m123p456p789s77z", "147m369p369s1345z"]
+
+
+@pytest.mark.parametrize("live", [20, 16])
+def test_discard_after_draw_leaving_16_only_claimable_for_a_win(live: int) -> None:
+    st = state1(WALL_A, draws=padded_draws(WALL_A, {90 - live: "5m"}))
+    advance(st, 3, live)
+    assert st.drawn == t("5m")
+    do(st, 3, "discard", "5m")
+    assert legal(st, 2) >= {"S2 hu", "S2 pass"}
+    if live == 20:
+        assert "S0 chi 46m" in legal(st, 0)
+        assert {"S1 kong 5m", "S1 peng"} <= legal(st, 1)
+    else:
+        assert legal(st, 0) == set() and legal(st, 1) == set()
+        assert legal(st, 2) == {"S2 hu", "S2 pass"}
+        do(st, 2, "hu")
+        res = st.result()
+        assert res.win is not None and (res.win.winner, res.win.source) == (2, 3)
+        # S3 discarded: 20; S0 and S1 10 each
+        assert res.deltas == [-10, -10, 40, -20]
+
+
+# Deal B: S0 = 1111m 23m 567p 789s 5s waits on 5s (and holds four 1m);
+# S3 = 666z 234m 567p 789s 1s waits on 1s.
+WALL_B = ["1111m 23m 567p 789s 5s 7z", "258m258p258s1234z", "369m369p369s1234z", "666z234m567p789s1s"]
+WALL_B_AVOID = "5s 1s 6z"
+
+
+def wall_b(fixed: dict[int, str], tail: str = "2p", **kw: Any) -> HandState:
+    draws = padded_draws(WALL_B, fixed, avoid=WALL_B_AVOID, tail=tail)
+    return state1(WALL_B, draws=draws, tail=tail, **kw)
+
+
+def test_draw_leaving_15_allows_only_a_self_draw() -> None:
+    st = wall_b({75: "5s"})
+    advance(st, 0, 15)
+    assert st.drawn == t("5s")
+    # no discard, and no kong of the four 1m either
+    assert legal(st, 0) == {"S0 hu", "S0 pass"}
+    with pytest.raises(IllegalActionError):
+        do(st, 0, "discard", "5s")
+    do(st, 0, "hu")
+    res = st.result()
+    assert res.win is not None and res.win.win_type == "self_draw"
+    # dealer self-draw: 20 from each
+    assert res.deltas == [60, -20, -20, -20]
+
+
+def test_draw_leaving_15_without_a_win_draws_the_hand() -> None:
+    st = wall_b({75: "9p"})
+    advance(st, 0, 15)
+    assert legal(st, 0) == {"S0 pass"}
+    do(st, 0, "pass")
+    assert st.result().outcome == "draw" and st.live == 15
+    # in a record: tsumogiri passes on the last tile; no draw is made at R = 15
+    draws = padded_draws(WALL_B, {75: "9p"}, avoid=WALL_B_AVOID, tail="2p")
+    h = play(WALL_B, draws=draws, tail="2p", autoplay="tsumogiri")
+    assert (h["outcome"], h["deltas"]) == ("draw", [0, 0, 0, 0])
+
+
+def test_kong_while_r_at_least_16_then_only_self_draw() -> None:
+    # S3 draws the 4th 6z leaving R = 16: it may kong; the replacement (2p) leaves R = 15,
+    # so S3 may then only win or pass.
+    st = wall_b({74: "6z"})
+    advance(st, 3, 16)
+    assert "S3 kong 6z" in legal(st, 3)
+    do(st, 3, "kong", "6z")
+    assert st.drawn == t("2p") and st.live == 15
+    assert legal(st, 3) == {"S3 pass"}
+    do(st, 3, "pass")
+    assert st.result().outcome == "draw"
+
+
+@pytest.mark.parametrize("pay_on_draw", [False, True])
+def test_kongs_unpaid_in_a_drawn_hand_unless_kong_pay_on_draw_D42(pay_on_draw: bool) -> None:
+    st = wall_b({74: "6z"}, options={"kong_pay_on_draw": pay_on_draw})
+    advance(st, 3, 16)
+    do(st, 3, "kong", "6z")
+    do(st, 3, "pass")
+    res = st.result()
+    assert res.outcome == "draw"
+    # concealed kong of S3: 20 from each, only with kong_pay_on_draw
+    assert res.deltas == ([-20, -20, -20, 60] if pay_on_draw else [0, 0, 0, 0])
+
+
+def test_flower_as_last_tile_draws_the_hand() -> None:
+    # S0's draw leaving R = 15 is 8f: exposed, not replaced (R stays 15), the hand is drawn
+    st = wall_b({75: "8f"})
+    advance(st, 3, 16)
+    tsumogiri_step(st)  # S3 discards
+    if not st.is_terminal():
+        st.close_window()
+    assert st.is_terminal() and st.result().outcome == "draw"
+    assert st.flowers[0] == ts("8f") and st.live == 15
+    assert st.hand_tiles(0) == sorted(ts("1111m 23m 567p 789s 5s"))
+
+
+def test_flower_drawn_leaving_16_is_replaced_then_only_self_draw() -> None:
+    # S3's draw leaving R = 16 is 7f (its seat flower, pos 3): replaced by 1s from the
+    # back (R = 15), which completes S3; it may only win or pass.
+    st = wall_b({74: "7f"}, tail="1s")
+    advance(st, 3, 15)
+    assert st.flowers[3] == ts("7f") and st.drawn == t("1s")
+    assert legal(st, 3) == {"S3 hu", "S3 pass"}
+    do(st, 3, "hu")
+    res = st.result()
+    assert res.win is not None and res.win.win_type == "self_draw"
+    assert res.patterns == ("concealed", "dragon_pung", "seat_flower", "self_draw")
+    assert res.deltas == [-20, -20, -20, 60]
+
+
+# == 3.3 claims ===========================================================================
+# S1 and S2 both hold 23m. S0's 4m: only S1 (its next) may chi it. S1's 1m: only S2 may
+# chi it. S3's 4m: S0 is S3's next; S1 and S2 may not chi it.
+CHI_HANDS = ["17m258p369s1234z 4m", "239m147p147s4567z", "238m258p258s4567z", "147m369p369s1234z"]
+
+
+def test_chi_only_from_the_previous_seat() -> None:
+    st = state1(CHI_HANDS, draws="1m 5z 4m")
+    do(st, 0, "discard", "4m")
+    assert legal(st, 1) == {"S1 chi 23m", "S1 pass"}
+    assert legal(st, 2) == set() and legal(st, 3) == set()
+    do(st, 1, "pass")
+    do(st, 1, "discard", "1m")
+    assert legal(st, 2) == {"S2 chi 23m", "S2 pass"}
+    assert legal(st, 3) == set() and legal(st, 0) == set()
+    do(st, 2, "pass")
+    do(st, 2, "discard", "5z")
+    do(st, 3, "discard", "4m")
+    assert st.phase == "turn" and st.current == 0  # nobody may claim S3's 4m
+    rec = record(hand(CHI_HANDS, [(0, "discard", "4m"), (1, "pass"), (1, "discard", "1m"),
+                                  (2, "pass"), (2, "discard", "5z"), (3, "discard", "4m"),
+                                  (1, "chi", "23m")], draws="1m 5z 4m"))
+    with pytest.raises(RecordError, match=r"action 6, seat 1"):
+        replay(rec)
+
+
+def test_peng_has_priority_over_chi() -> None:
+    # S0's 4m: S1 may chi (23m), S2 may peng (44m). Both claim, the chi listed first:
+    # the peng is executed although S1 is nearer after S0.
+    hands = ["17m258p369s1234z 4m", "239m147p147s4567z", "448m258p258s1567z", "147m369p369s1234z"]
+    st = state1(hands)
+    do(st, 0, "discard", "4m")
+    do(st, 1, "chi", "23m")
+    do(st, 2, "peng")
+    assert st.current == 2 and [m.kind for m in st.melds[2]] == ["peng"]
+    assert st.melds[1] == [] and st.hand_tiles(1) == sorted(ts("239m147p147s4567z"))
+    # without the peng the chi is executed
+    st = state1(hands)
+    do(st, 0, "discard", "4m")
+    do(st, 1, "chi", "23m")
+    do(st, 2, "pass")
+    assert st.current == 1 and [m.kind for m in st.melds[1]] == ["chi"]
+
+
+def test_kong_has_priority_over_chi() -> None:
+    hands = ["17m258p369s1234z 4m", "239m147p147s4567z", "158m258p258s1567z", "4449m369p369s123z"]
+    st = state1(hands, tail="6z")
+    do(st, 0, "discard", "4m")
+    assert legal(st, 3) == {"S3 kong 4m", "S3 peng", "S3 pass"}
+    do(st, 1, "chi", "23m")
+    do(st, 3, "kong", "4m")
+    assert st.current == 3 and [m.kind for m in st.melds[3]] == ["kong_direct"]
+    assert st.drawn == t("6z") and st.melds[1] == []
+
+
+# S2 draws and discards 5z; S3, S0 and S1 each wait on 5z (tanki, no meld: `concealed`).
+JIE_HANDS = [
+    "234m567p789s345s5z 7z",
+    "123m456p789p111s5z",
+    "147m258p369s1234z",
+    "456m123p678s111z5z",
+]
+JIE_ACTIONS: list[tuple[Any, ...]] = [(0, "discard", "7z"), (1, "discard", "6z"), (2, "discard", "5z")]
+
+
+def test_one_winner_per_discard_first_after_the_discarder() -> None:
+    st = after(JIE_HANDS, JIE_ACTIONS, draws="6z 5z")
+    assert {s: legal(st, s) for s in (0, 1, 3)} == {
+        s: {f"S{s} hu", f"S{s} pass"} for s in (0, 1, 3)
+    }
+    # all three claim (listed S0, S1, S3): S3, S2's next, wins alone.
+    # S2 pays 20, S0 and S1 10 each.
+    h = play(JIE_HANDS, [*JIE_ACTIONS, (0, "hu"), (1, "hu"), (3, "hu")], draws="6z 5z")
+    assert (h["winner"], h["from"]) == (3, 2)
+    assert h["deltas"] == [-10, -10, -20, 40]
+    # S3 passes: S0 (opposite of S2) before S1 (previous of S2)
+    h = play(JIE_HANDS, [*JIE_ACTIONS, (1, "hu"), (3, "pass"), (0, "hu")], draws="6z 5z")
+    assert (h["winner"], h["from"]) == (0, 2)
+    assert h["deltas"] == [40, -10, -20, -10]
+
+
+def test_no_missed_win_or_missed_peng_restriction_D46() -> None:
+    # S1 = 123m 456p 789p 11s 55z waits on 1s / 5z. It passes on S2's 5z (win and peng
+    # offered) and may still win on, or peng, S3's 5z before its own next draw.
+    hands = [F0 + " 7z", "123m456p789p11s55z", F2, F3]
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "7z"),
+        (1, "discard", "6z"),
+        (2, "discard", "5z"),
+        (1, "pass"),
+        (3, "discard", "5z"),
+    ]
+    st = after(hands, acts[:3], draws="6z 5z 5z")
+    assert legal(st, 1) == {"S1 hu", "S1 peng", "S1 pass"}
+    run(st, acts[3:])
+    assert st.window_from == 3
+    assert legal(st, 1) == {"S1 hu", "S1 peng", "S1 pass"}
+    h = play(hands, [*acts, (1, "hu")], draws="6z 5z 5z")
+    # S3 pays 20, S0 and S2 10 each
+    assert (h["winner"], h["from"], h["deltas"]) == (1, 3, [-10, 40, -10, -20])
+
+
+# == 3.5 scoring and settlement ===========================================================
+# The only_chows win of S1 on S2's 5s (test_fan_only_chows): a discard win between two
+# non-dealers.
+ONLY_CHOWS = claim_flow("12m 99m 9p 456p 67s 789s", "12m", "3m", "9p", "5s")
+# The concealed win of S1 on the dealer's 4s (test_fan_concealed).
+CONCEALED = [fill("567z")[0] + " 4s", "111z 456p 789s 56s 44p", *fill("567z")[1:]]
+# A dealer self-draw: S0 = 123m 456p 789s 234s 5s (+ 7z, discarded) draws 5s after the
+# others discard 5z 6z 7z.
+DEALER_TSUMO = ["123m456p789s234s5s 7z", F0, F2, F3]
+DEALER_TSUMO_ACTS: list[tuple[Any, ...]] = [
+    (0, "discard", "7z"),
+    (1, "discard", "5z"),
+    (2, "discard", "6z"),
+    (3, "discard", "7z"),
+    (0, "hu"),
+]
+DEALER_TSUMO_DRAWS = "5z 6z 7z 5s"
+
+
+def only_chows_win(**kw: Any) -> dict[str, Any]:
+    hands, acts = ONLY_CHOWS
+    return play(hands, [*acts, (1, "hu")], draws="5s", **kw)
+
+
+@pytest.mark.parametrize("u", [1, 3])
+def test_discard_win_payment_20_10_10_times_base_unit_D49(u: int) -> None:
+    # discarder 20u, the other two non-winners 10u each
+    h = only_chows_win(options={"base_unit": u})
+    assert h["deltas"] == [-10 * u, 40 * u, -20 * u, -10 * u]
+    assert items(h) == [("hu", 0, 1, 10 * u), ("hu", 2, 1, 20 * u), ("hu", 3, 1, 10 * u)]
+    h = play(CONCEALED, [(0, "discard", "4s"), (1, "hu")], options={"base_unit": u})
+    assert h["deltas"] == [-20 * u, 40 * u, -10 * u, -10 * u]
+
+
+@pytest.mark.parametrize("u", [1, 2])
+def test_self_draw_payment_20_each_times_base_unit(u: int) -> None:
+    h = play(DEALER_TSUMO, DEALER_TSUMO_ACTS, draws=DEALER_TSUMO_DRAWS, options={"base_unit": u})
+    assert (h["winner"], h["win_type"]) == (0, "self_draw")
+    assert h["deltas"] == [60 * u, -20 * u, -20 * u, -20 * u]
+
+
+# S1 = 333z 123p 456p 789s 1z. S0 discards 3z; S1 konges it and its replacement 1z
+# completes kong 3333z + 123p 456p 789s 11z (win_type kong_replacement, a self-draw).
+KONG_HANDS = [fill("4567z")[0] + " 3z", "333z 123p 456p 789s 1z", *fill("4567z")[1:]]
+
+
+@pytest.mark.parametrize("u", [1, 2])
+def test_direct_kong_paid_10_by_each_of_the_three(u: int) -> None:
+    h = play(KONG_HANDS, [(0, "discard", "3z"), (1, "kong", "3z"), (1, "hu")], tail="1z",
+             options={"base_unit": u})
+    assert (h["winner"], h["win_type"]) == (1, "kong_replacement")
+    assert "self_draw" in h["patterns"]
+    # hu 20u from each + direct kong 10u from each (the discarder S0 pays no more)
+    assert items(h, "kong") == [("kong", p, 1, 10 * u) for p in (0, 2, 3)]
+    assert h["deltas"] == [-30 * u, 90 * u, -30 * u, -30 * u]
+
+
+def test_added_kong_paid_10_by_each_of_the_three() -> None:
+    # S1 pengs S0's 3z, discards 9p; S2 S3 S0 discard 2z; S1 draws the 4th 3z, adds it,
+    # nobody robs, the replacement 1z completes the hand.
+    hands = [fill("4567z")[0] + " 3z", "33z 9p 123p 456p 789s 1z", *fill("4567z")[1:]]
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "3z"),
+        (1, "peng"),
+        (1, "discard", "9p"),
+        (2, "discard", "2z"),
+        (3, "discard", "2z"),
+        (0, "discard", "2z"),
+        (1, "kong", "3z"),
+        (1, "hu"),
+    ]
+    h = play(hands, acts, draws="2z 2z 2z 3z", tail="1z")
+    assert (h["winner"], h["win_type"]) == (1, "kong_replacement")
+    assert items(h, "kong") == [("kong", p, 1, 10) for p in (0, 2, 3)]
+    assert h["deltas"] == [-30, 90, -30, -30]
+
+
+def test_concealed_kong_paid_20_by_each_and_kongs_of_non_winners_paid() -> None:
+    # S2 draws 5z and konges 5555z (replacement 5s), discards 5s. S0 later self-draws.
+    hands = ["123m456p789s234s5s 7z", F0, "5556z 258m258p258s", F3.replace("1234z", "1237z")]
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "7z"),
+        (1, "discard", "6z"),
+        (2, "kong", "5z"),
+        (2, "discard", "5s"),
+        (3, "discard", "6z"),
+        (0, "hu"),
+    ]
+    h = play(hands, acts, draws="6z 5z 6z 2s", tail="5s")
+    assert (h["winner"], h["win_type"]) == (0, "self_draw")
+    assert items(h, "kong") == [("kong", p, 2, 20) for p in (0, 1, 3)]
+    # S0: +60 hu - 20 kong = 40; S2: -20 hu + 60 kong = 40; S1, S3: -20 - 20 = -40
+    assert h["deltas"] == [40, -40, 40, -40]

@@ -1,0 +1,853 @@
+"""One test per rule of RULES.md section 2 (hangzhou) that changes an outcome.
+
+Every test builds a small majiang-record/1 in tile notation (partial deals: the
+hands, draws, tail and wild indicator it needs) and replays it, or drives
+HandState directly where what is *offered* matters. Expected numbers are
+worked out by hand from RULES.md 2.4 / 2.5 in the comments:
+
+    F = S x G x 2^(n+m); each payer pays b x Z x F, Z = 2^L between the dealer
+    and another seat, else 1.
+
+So a self-draw of the non-dealer S1 at L = 1, b = 1 is paid [-2F, +4F, -F, -F].
+
+Fillers. Hangzhou claims are chi (from the previous seat), peng, kong and, at
+L = 3 only, wins on discards. A filler hand of 13 different kinds whose number
+tiles lie at least 3 apart in each suit (147 / 258 / 369) and which holds no
+wild can never chi, peng, kong or win; every filler draw is discarded at once
+and is a kind nobody else can claim. Two families:
+
+- ``A B C`` (each number kind once, honours 1234z / 1267z / 3467z);
+- ``KA KB KC`` (the "kong family"): 1m, 9m and 7z are left out entirely (four
+  of each are free for kongs and quadruples); 1z 2z 3z 6z are held three
+  times, 4z twice.
+
+The dealer S0 is a filler plus a 14th tile ``6z`` that he discards first
+(nobody can claim it), unless stated. Default options: fixed wilds (5z), b = 1,
+chengbao on, wild_in_melds on; R at the start is 83 (82 with a flipped wild).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from majiang.engine.match import Match
+from majiang.engine.state import Action, HandState
+from majiang.engine.wall import deal_from_wall, full_set
+from majiang.errors import IllegalActionError, RecordError
+from majiang.hand import is_winning
+from majiang.records import replay
+from majiang.rules.hangzhou import HANGZHOU
+from majiang.tiles import parse_tile, parse_tiles
+
+# -- fillers (see the module docstring) -------------------------------------------------
+A = "147m147p147s1234z"
+B = "258m258p258s1267z"
+C = "369m369p369s3467z"
+KA = "47m147p147s12346z"
+KB = "258m258p258s1236z"
+KC = "36m369p369s12346z"
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+OPEN = (0, "discard", "6z")  # the dealer's first discard: his 14th tile, claimable by nobody
+
+
+# -- helpers -----------------------------------------------------------------------------
+def t(text: str) -> int:
+    """One tile as its int."""
+    return int(parse_tile(text))
+
+
+def tiles(text: str) -> list[int]:
+    return [int(x) for x in parse_tiles(text)]
+
+
+def act(
+    seat: int, kind: str, tile: str | None = None, used: str | None = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": seat, "type": kind}
+    if tile is not None:
+        out["tile"] = tile
+    if used is not None:
+        out["tiles"] = used
+    return out
+
+
+def hand(
+    hands: Sequence[str],
+    actions: Iterable[tuple[Any, ...]] = (),
+    *,
+    draws: str = "",
+    tail: str = "",
+    indicator: str | None = None,
+    dealer: int | None = 0,
+    autoplay: str | None = None,
+) -> dict[str, Any]:
+    """One hand of a record; actions are (seat, type[, tile[, tiles]]) tuples."""
+    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
+    if indicator is not None:
+        deal["reserved"] = {"wild_indicator": indicator}
+    out: dict[str, Any] = {"deal": deal, "actions": [act(*a) for a in actions]}
+    if dealer is not None:
+        out["dealer"] = dealer
+    if autoplay is not None:
+        out["autoplay"] = autoplay
+    return out
+
+
+def record(
+    *hands: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    lao: int | None = 1,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """A hangzhou majiang-record/1 (``lao=None``: no start counters)."""
+    start: dict[str, Any] = {"dealer": dealer}
+    if lao is not None:
+        start["counters"] = {"lao": lao}
+    return {
+        "format": "majiang-record/1",
+        "variant": "hangzhou",
+        "options": {"first_dealer": dealer, **(options or {})},
+        "seed": seed,
+        "players": PLAYERS,
+        "start": start,
+        "hands": list(hands),
+    }
+
+
+def play1(
+    hands: Sequence[str],
+    actions: Iterable[tuple[Any, ...]] = (),
+    *,
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    lao: int = 1,
+    **deal: Any,
+) -> dict[str, Any]:
+    """Replay a one-hand record; the hand's majiang-result/1 entry."""
+    rec = record(
+        hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer, lao=lao
+    )
+    result = replay(rec)
+    assert len(result["hands"]) == 1
+    h = result["hands"][0]
+    assert sum(h["deltas"]) == 0
+    return h
+
+
+def state1(
+    hands: Sequence[str],
+    *,
+    draws: str = "",
+    tail: str = "",
+    indicator: str | None = None,
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    lao: int = 1,
+    seed: int = 1,
+) -> HandState:
+    """The start of a hand built from a partial deal, for driving HandState directly."""
+    opts = {"first_dealer": dealer, **(options or {})}
+    match = Match("hangzhou", opts, seed, {"dealer": dealer, "counters": {"lao": lao}}, PLAYERS)
+    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
+    if indicator is not None:
+        deal["reserved"] = {"wild_indicator": indicator}
+    return match.new_hand(deal)
+
+
+def drive(state: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
+    """Apply actions as a record would: an action that is no claim of the open window
+    closes it first (every undecided seat passes)."""
+    for a in actions:
+        action = Action.from_json(act(*a))
+        if state.phase != "turn" and action.type != "pass":
+            if action.seat in state.decisions or action not in state.window_options.get(
+                action.seat, []
+            ):
+                state.close_window()
+        state.apply(action)
+
+
+def legal(state: HandState, seat: int) -> set[str]:
+    """Legal actions as strings like 'S1 peng', 'S2 kong 7z 557z', 'S1 chi 4m5z'."""
+    return {str(a) for a in state.legal_actions(seat)}
+
+
+def kinds(actions: Iterable[str]) -> set[str]:
+    return {a.split()[1] for a in actions}
+
+
+def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
+    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
+    return sorted(x for x in out if kind is None or x[0] == kind)
+
+
+def tsumogiri_step(state: HandState) -> None:
+    """One autoplay step: pass every open claim, else discard the drawn tile."""
+    if state.phase != "turn":
+        state.close_window()
+        return
+    seat = state.current
+    tile = state.drawn
+    if tile is None or not state.concealed[seat][tile]:
+        tile = max(x for x in range(34) if state.concealed[seat][x])
+    state.apply(Action(seat, "discard", tile))
+
+
+def s1_self_draw(f: int, lao: int = 1, b: int = 1) -> list[int]:
+    """Deltas of a self-draw of the non-dealer S1 with fan F (dealer S0)."""
+    zd = b * 2**lao * f
+    return [-zd, zd + 2 * b * f, -b * f, -b * f]
+
+
+# == 2.1 tiles and wilds =====================================================================
+def test_fixed_wild_is_white_dragon() -> None:
+    # S1 = 123m 456m 789p 4s 5z 77s draws 6s: the 5z stands for 5s (456s), pair 77s.
+    # Not 爆头 (without the wild: 123m 456m 789p 4s 77s is no set of sets).
+    # basic_hand F = 1: S0 pays 1 x 2 x 1 = 2, S2 and S3 1 each.
+    hands = [A + " 6z", "123m456m789p4s5z77s", B, C]
+    state = state1(hands, draws="6s")
+    assert state.wild == t("5z")
+    assert state.live == 83  # 136 - 53, nothing reserved
+    h = play1(hands, [OPEN, (1, "hu")], draws="6s")
+    assert (h["winner"], h["win_type"], h["patterns"]) == (1, "self_draw", ["basic_hand"])
+    assert h["deltas"] == [-2, 4, -1, -1]
+
+
+def test_flipped_wild_indicator_kind_is_wild() -> None:
+    # 翻财神 with indicator 7z: the other three 7z are the wilds. S1 = 7z 123m 456m 789p
+    # 234s is 爆头-ready and draws a 5z (an ordinary tile now): baotou, F = 2.
+    # S0 pays 1 x 2 x 2 = 4, S2 and S3 2 each.
+    opts = {"wild_mode": "flipped"}
+    hands = [KA + " 6z", "7z123m456m789p234s", KB, KC]
+    state = state1(hands, draws="5z", indicator="7z", options=opts)
+    assert state.wild == t("7z")
+    assert state.reserved["wild_indicator"] == (t("7z"),)
+    assert state.live == 82  # the indicator is out of play
+    h = play1(hands, [OPEN, (1, "hu")], draws="5z", indicator="7z", options=opts)
+    assert h["patterns"] == ["basic_hand", "baotou"]
+    assert h["deltas"] == [-4, 8, -2, -2]
+    # The same S1 with a 5z instead of its 7z: 5z is no wild, so the 9s draw wins nothing.
+    state = state1(
+        [KA + " 6z", "5z123m456m789p234s", KB, KC], draws="9s", indicator="7z", options=opts
+    )
+    drive(state, [OPEN])
+    assert state.current == 1 and state.drawn == t("9s")
+    assert "S1 hu" not in legal(state, 1)
+    # ... while with fixed wilds it is 爆头.
+    state = state1([KA + " 6z", "5z123m456m789p234s", KB, KC], draws="9s")
+    drive(state, [OPEN])
+    assert "S1 hu" in legal(state, 1)
+
+
+def test_flipped_indicator_is_reserved_and_removed_from_play() -> None:
+    # The indicator is the last tile of W after dealing; the live wall is what is left.
+    w = full_set(HANGZHOU.tile_counts)
+    random.Random(7).shuffle(w)
+    deal = deal_from_wall(w, 0, {"wild_indicator": 1})
+    assert deal.reserved["wild_indicator"] == (w[-1],)
+    assert deal.wall == tuple(w[53:-1]) and len(deal.wall) == 82
+    # A shuffled hand: only three tiles of the wild kind are in play.
+    for seed in range(4):
+        match = Match("hangzhou", {"wild_mode": "flipped", "first_dealer": 0}, seed)
+        state = match.new_hand()
+        wild = state.reserved["wild_indicator"][0]
+        assert state.wild == wild and state.live == 82
+        in_play = [x for h in state.deal.hands for x in h] + list(state.deal.wall)
+        assert in_play.count(wild) == 3
+        if wild != t("5z"):
+            assert in_play.count(t("5z")) == 4
+
+
+def test_flipped_white_dragon_is_ordinary() -> None:
+    # S3 = 11m 33m 55p 77p 99s 55z 8p, L = 3; the dealer S0 discards 8p.
+    hands = [KA + " 8p", KB, KC, "11m33m55p77p99s55z8p"]
+    flipped = {"wild_mode": "flipped"}
+    # flipped (indicator 7z): 55z is a natural pair, the hand has no wild: pure_seven_pairs,
+    # S = 4, F = 4, a legal discard win at 3老: S0 pays 1 x 8 x 4 = 32.
+    h = play1(
+        hands, [(0, "discard", "8p"), (3, "hu")], indicator="7z", options=flipped, lao=3
+    )
+    assert (h["winner"], h["win_type"], h["from"]) == (3, "discard", 0)
+    assert h["patterns"] == ["pure_seven_pairs"]
+    assert h["deltas"] == [-32, 0, 0, 32]
+    # fixed: the two 5z are wilds; without one of them the rest is six pairs (七客-ready),
+    # so S3 may not win on the discard (2.3 d); it is only offered pengs/kongs with its wilds.
+    state = state1(hands, lao=3)
+    assert is_winning([*state.hand_tiles(3), t("8p")], wild=t("5z"))
+    drive(state, [(0, "discard", "8p")])
+    assert "S3 hu" not in legal(state, 3)
+    # flipped: a discarded 5z is an ordinary tile and may be punged.
+    state = state1(
+        [KA + " 5z", KB, "55z369m258p147s12z", KC],
+        indicator="7z",
+        options=flipped,
+    )
+    drive(state, [(0, "discard", "5z")])
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_wild_in_melds_chi(on: bool) -> None:
+    # S1 holds 4m and a wild, no 2m / 5m. S0 discards 3m: with wild_in_melds, S1 may chi
+    # 4m + 5z (one wild, 2.1; the record names the hand tiles "4m5z"); the chi stands for
+    # the lowest sequence that fits, 234m, and its wild is no wild any more.
+    hands = [A + " 3m", "4m5z8m258p258s1267z", C, "258m369p147s3467z"]
+    state = state1(hands, options={"wild_in_melds": on})
+    drive(state, [(0, "discard", "3m")])
+    if not on:
+        assert state.phase == "turn" and state.current == 1  # no claim window at all
+        return
+    assert set(state.window_options) == {1}
+    assert legal(state, 1) == {"S1 chi 4m5z", "S1 pass"}  # never a chi with two wilds
+    drive(state, [(1, "chi", None, "4m5z")])
+    meld = state.melds[1][0]
+    assert (meld.kind, meld.tiles, meld.source, meld.wilds) == ("chi", tuple(tiles("234m")), 0, 1)
+    assert state.concealed[1][t("5z")] == 0
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_wild_in_melds_peng_and_direct_kong(on: bool) -> None:
+    # S2 holds one 7z and two wilds. S0 discards 7z: with wild_in_melds S2 may peng with
+    # 7z + 5z or 5z + 5z (the claimed tile is the natural one) or kong with 7z + 5z5z.
+    hands = [A + " 7z", "4m8m258p258s126z5z", "7z55z369m369p369s4z", "258m369p147s3467z"]
+    state = state1(hands, options={"wild_in_melds": on})
+    drive(state, [(0, "discard", "7z")])
+    if not on:
+        assert state.phase == "turn" and state.current == 1
+        return
+    assert legal(state, 2) == {"S2 kong 7z 557z", "S2 peng 55z", "S2 peng 57z", "S2 pass"}
+    won = state.clone()
+    drive(won, [(2, "kong", "7z", "7z5z5z")])
+    meld = won.melds[2][0]
+    assert (meld.kind, meld.tiles, meld.wilds) == ("kong_direct", (t("7z"),) * 4, 2)
+    drive(state, [(2, "peng", None, "7z5z")])
+    meld = state.melds[2][0]
+    assert (meld.kind, meld.tiles, meld.wilds) == ("peng", (t("7z"),) * 3, 1)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_wild_in_melds_concealed_kong_never_four_wilds(on: bool) -> None:
+    # The dealer holds 777z and all four 5z. With wild_in_melds he may declare the
+    # concealed kong 7z with one wild (777z + 5z); four wilds never form a kong
+    # ("the meld contains at least one natural tile", and with the option off melds use
+    # natural tiles only).
+    hands = ["777z5555z147m147p 1s", KA, KB, KC]
+    state = state1(hands, options={"wild_in_melds": on})
+    offered = legal(state, 0)
+    assert ("S0 kong 7z 5777z" in offered) is on
+    assert not any(a.startswith("S0 kong 5z") for a in offered)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_wild_in_melds_added_kong(on: bool) -> None:
+    # S1 pengs S0's 7z with its natural 77z and holds a wild: with wild_in_melds it may add
+    # the wild to the peng at once (a kong is allowed right after a peng, D5).
+    hands = [KA + " 7z", "77z5z147m258p369s4z", KB, KC]
+    state = state1(hands, options={"wild_in_melds": on}, tail="9s 1z")
+    drive(state, [(0, "discard", "7z"), (1, "peng")])
+    assert ("S1 kong 7z 5z" in legal(state, 1)) is on
+    if on:
+        drive(state, [(1, "kong", "7z", "5z")])
+        meld = state.melds[1][0]
+        assert (meld.kind, meld.wilds) == ("kong_added", 1)
+        assert state.drawn == t("9s")
+
+
+def test_discarded_wild_is_never_claimed() -> None:
+    # L = 3. The dealer discards a 5z. S3 (11m 33m 55p 77p 99s 44z 8p, no wild) would
+    # complete seven pairs with it and a discard win dealer -> non-dealer is legal at 3老;
+    # S2 holds 55z (peng); S1 holds a 5z and sits next (chi). Nobody may claim a wild.
+    hands = [A + " 5z", "258m258p258s127z5z", "369m369p369s34z55z", "1133m5577p99s44z8p"]
+    state = state1(hands, draws="9m", lao=3)
+    assert is_winning([*state.hand_tiles(3), t("5z")], wild=t("5z"))
+    drive(state, [(0, "discard", "5z")])
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("9m")
+    rec = record(hand(hands, [(0, "discard", "5z"), (3, "hu")], draws="9m"), lao=3)
+    with pytest.raises(RecordError, match=r"hand 0, action 1, seat 3"):
+        replay(rec)
+
+
+# == 2.2 wall ================================================================================
+def test_kong_takes_replacement_and_burns_one_tile() -> None:
+    # S1 draws the 4th 7z and declares a concealed kong: the replacement is the back tile
+    # (tail 9s), and one more back tile (tail 1z) is set aside unused. R: 83, S1's draw 82,
+    # kong -> 80.
+    hands = [KA + " 6z", "777z123m456m789p2s", KB, KC]
+    state = state1(hands, draws="7z 3m", tail="9s 1z 2z")
+    drive(state, [OPEN])
+    assert state.live == 82
+    drive(state, [(1, "kong", "7z")])
+    assert state.drawn == t("9s")
+    assert state.burned == [t("1z")]
+    assert state.live == 80
+    # the burned 1z is never drawn: the next back tile is 2z
+    assert state.wall[state.hi - 1] == t("2z")
+
+
+# The end of the wall (D30). Every hand tile is named; the live wall is shuffled from the
+# seed except its last 21 tiles (the tail, reversed), so draw 63 -- the one leaving R = 20 --
+# is tail[-1] = 5p, and it goes to S3 when nobody claims (draw k goes to seat k mod 4).
+# All four 5z sit in S1 and S2, so no wild is ever discarded (no 抓打).
+# L = 3. The dealer S0 = 123m 456m 789m 123p 5p waits on 5p only (no wild); S1 holds 55p
+# (peng) and two concealed quadruples 1111z 2222z; S3 holds the quadruple 7777s.
+END_HANDS = ["123m456m789m123p5p 9s", "55p1111z2222z55z9m", "8m369p369s345567z", "7777s258m48p2s367z"]
+END_TAIL = "9p 9p 1p 4m 6m 7m 1s 4s 5s 8s 9s 2p 4p 6p 7p 3s 4m 6m 7m 1s 5p"
+
+
+def _end_state() -> HandState:
+    return state1(END_HANDS, tail=END_TAIL, lao=3)
+
+
+def _drive_to(state: HandState, live: int, seen: dict[int, set[str]] | None = None) -> None:
+    """Tsumogiri (passing every claim) until a turn starts with R == live."""
+    while not (state.phase == "turn" and state.live == live):
+        assert not state.is_terminal()
+        if seen is not None and state.phase == "turn":
+            seen[state.live] = legal(state, state.current)
+        tsumogiri_step(state)
+
+
+def test_last_turn_at_R20_discard_only_won_on() -> None:
+    state = _end_state()
+    assert state.live == 83
+    seen: dict[int, set[str]] = {}
+    _drive_to(state, 20, seen)
+    assert "S3 kong 7s" in seen[24]  # S3's turn before (draw 59, R = 24): the kong is offered
+    # Draw 63 leaves R = 20: S3's last turn. No kong; it may discard (or self-draw win).
+    assert state.current == 3 and state.drawn == t("5p")
+    assert "kong" not in kinds(legal(state, 3))
+    drive(state, [(3, "discard", "5p")])
+    # The only claim is a win on the discard (2.3 allows it: L = 3, S3 -> the dealer S0);
+    # S1's peng of 5p is not offered.
+    assert state.window_options.keys() == {0}
+    assert legal(state, 0) == {"S0 hu", "S0 pass"}
+    assert legal(state, 1) == set()
+    won = state.clone()
+    drive(won, [(0, "hu")])
+    # basic_hand F = 1 on a discard: S3 pays 1 x 8 x 1 = 8.
+    res = won.result()
+    assert res.outcome == "win" and res.win is not None and res.win.win_type == "discard"
+    assert res.deltas == [8, 0, 0, -8]
+    # Nobody wins: the hand is drawn and pays nothing.
+    drive(state, [(0, "pass")])
+    assert state.is_terminal()
+    res = state.result()
+    assert (res.outcome, res.win, res.items, res.deltas) == ("draw", None, (), [0, 0, 0, 0])
+
+
+def test_last_turn_after_kong_replacement_and_burn() -> None:
+    # Draw 61 (R = 22) goes to S1. Its kong of 1z takes the replacement (tail[0] = 9p) and
+    # burns tail[1]: R = 20, so the replacement turn is the last one: no second kong
+    # (2222z), the 9p discard ends the hand (nobody can win on it).
+    state = _end_state()
+    _drive_to(state, 22)
+    assert state.current == 1
+    assert {"S1 kong 1z", "S1 kong 2z"} <= legal(state, 1)
+    drive(state, [(1, "kong", "1z")])
+    assert state.live == 20 and state.drawn == t("9p")
+    assert "kong" not in kinds(legal(state, 1))
+    drive(state, [(1, "discard", "9p")])
+    assert state.is_terminal() and state.result().outcome == "draw"
+    assert state.result().deltas == [0, 0, 0, 0]  # a drawn hand pays nothing, kongs never
+
+
+# == 2.3 claims ================================================================================
+def test_chi_only_from_previous_seat() -> None:
+    # S1 and S2 both hold 46m. S0's 5m may be chied by S1 (its next seat) only; when S1
+    # passes, draws 5m and discards it, S2 (now the next seat) may chi it.
+    hands = [A + " 5m", "469m258p258s1267z", "146m369p369s3467z", "28m147p147s12347z"]
+    state = state1(hands, draws="5m")
+    drive(state, [(0, "discard", "5m")])
+    assert state.window_options.keys() == {1}
+    assert legal(state, 1) == {"S1 chi 46m", "S1 pass"}
+    drive(state, [(1, "pass"), (1, "discard", "5m")])
+    assert state.window_options.keys() == {2}
+    assert legal(state, 2) == {"S2 chi 46m", "S2 pass"}
+
+
+# Discard wins (2.3). Seven pairs 11m 33m 55p 77p 99s 44z waiting on 8p, no wild.
+PAIRS_8P = "1133m5577p99s44z8p"
+
+
+@pytest.mark.parametrize("lao", [1, 2, 3])
+def test_discard_win_only_at_L3_dealer_discards(lao: int) -> None:
+    # S0 (dealer) discards 8p; S3 could win on it only at L = 3 (HZ-3):
+    # pure_seven_pairs F = 4, S0 pays 1 x 8 x 4 = 32.
+    hands = [A + " 8p", B, C, PAIRS_8P]
+    state = state1(hands, lao=lao)
+    drive(state, [(0, "discard", "8p")])
+    if lao < 3:
+        assert state.phase == "turn" and state.current == 1
+        return
+    assert legal(state, 3) == {"S3 hu", "S3 pass"}
+    h = play1(hands, [(0, "discard", "8p"), (3, "hu")], lao=3)
+    assert (h["winner"], h["from"], h["win_type"]) == (3, 0, "discard")
+    assert h["patterns"] == ["pure_seven_pairs"]
+    assert h["deltas"] == [-32, 0, 0, 32]
+    assert h["next"] == {"dealer": 3, "counters": {"lao": 1}}
+
+
+@pytest.mark.parametrize("lao", [2, 3])
+def test_discard_win_dealer_on_non_dealer(lao: int) -> None:
+    # The dealer S0 waits on 8p; S1 draws 3z and discards 8p. At L = 3 S0 wins:
+    # pure_seven_pairs F = 4, S1 pays 1 x 8 x 4 = 32. At L = 2 there is no claim.
+    hands = [PAIRS_8P + " 6z", B, C, A]
+    actions = [OPEN, (1, "discard", "8p")]
+    state = state1(hands, draws="3z", lao=lao)
+    drive(state, actions)
+    if lao < 3:
+        assert state.phase == "turn" and state.current == 2
+        return
+    assert legal(state, 0) == {"S0 hu", "S0 pass"}
+    h = play1(hands, [*actions, (0, "hu")], draws="3z", lao=3)
+    assert (h["winner"], h["from"], h["win_type"]) == (0, 1, "discard")
+    assert h["deltas"] == [32, -32, 0, 0]
+    assert h["next"] == {"dealer": 0, "counters": {"lao": 3}}
+
+
+def test_no_discard_win_between_non_dealers() -> None:
+    # L = 3, S3 waits on 8p; S1 (a non-dealer) draws 3z and discards 8p: no claim.
+    hands = [A + " 6z", B, C, PAIRS_8P]
+    state = state1(hands, draws="3z", lao=3)
+    assert is_winning([*state.hand_tiles(3), t("8p")], wild=t("5z"))
+    drive(state, [OPEN, (1, "discard", "8p")])
+    assert state.phase == "turn" and state.current == 2
+
+
+@pytest.mark.parametrize(
+    ("s3", "discard"),
+    [
+        ("5z123m456m789p234s", "9s"),  # minus the wild: four sets (爆头-ready)
+        ("5z1133m5577p99s44z", "8p"),  # minus the wild: six pairs (七客-ready)
+    ],
+)
+def test_no_discard_win_when_baotou_ready(s3: str, discard: str) -> None:
+    # L = 3, the dealer discards a tile that completes S3, but S3 is 爆头-ready (2.3 d).
+    state = state1([A + " " + discard, B, C, s3], lao=3)
+    assert is_winning([*state.hand_tiles(3), t(discard)], wild=t("5z"))
+    drive(state, [(0, "discard", discard)])
+    assert "S3 hu" not in legal(state, 3)
+
+
+def test_discard_win_with_a_wild_when_not_baotou_ready() -> None:
+    # S3 = 5z 123m 456m 789p 2s 4s 6s holds a wild but without it has no four sets:
+    # it may win on the dealer's 3s (234s, pair 6s + 5z). basic_hand F = 1: S0 pays 8.
+    h = play1(
+        [A + " 3s", B, C, "5z123m456m789p246s"], [(0, "discard", "3s"), (3, "hu")], lao=3
+    )
+    assert (h["winner"], h["win_type"], h["patterns"]) == (3, "discard", ["basic_hand"])
+    assert h["deltas"] == [-8, 0, 0, 8]
+
+
+def test_claim_priority_win_over_peng_over_chi() -> None:
+    # L = 3, S0 discards 8p: S1 may chi (67p), S2 may peng (88p), S3 may win (seven pairs).
+    hands = [A + " 8p", "367p258m258s1267z", "288p369m369s3467z", PAIRS_8P]
+    claims = [(0, "discard", "8p"), (1, "chi", None, "67p"), (2, "peng")]
+    state = state1(hands, lao=3)
+    drive(state, claims[:1])
+    assert legal(state, 1) == {"S1 chi 67p", "S1 pass"}
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+    assert legal(state, 3) == {"S3 hu", "S3 pass"}
+    # The win beats both: S0 pays 1 x 8 x 4 = 32.
+    h = play1(hands, [*claims, (3, "hu")], lao=3)
+    assert (h["winner"], h["win_type"]) == (3, "discard")
+    assert h["deltas"] == [-32, 0, 0, 32]
+    # S3 passes: the peng beats the chi.
+    drive(state, [*claims[1:], (3, "pass")])
+    assert state.current == 2 and [m.kind for m in state.melds[2]] == ["peng"]
+    assert state.melds[1] == []
+
+
+def test_discard_win_tie_nearest_after_discarder() -> None:
+    # L = 3, both S1 (123m 456m 789s 234s, single 8p) and S3 (seven pairs) win on the
+    # dealer's 8p; S3 is listed first but S1, the discarder's next seat, wins.
+    # S1: basic_hand F = 1, S0 pays 1 x 8 x 1 = 8.
+    hands = [A + " 8p", "123m456m789s234s8p", C, PAIRS_8P]
+    h = play1(hands, [(0, "discard", "8p"), (3, "hu"), (1, "hu")], lao=3)
+    assert (h["winner"], h["from"]) == (1, 0)
+    assert h["deltas"] == [-8, 8, 0, 0]
+
+
+def test_no_robbing_a_kong_D26() -> None:
+    # L = 3. The dealer S0 = 46m 123p 456p 789p 11s waits on 5m. He discards 5m, S1 pengs
+    # it; later S1 draws the 4th 5m and adds it: S0 (dealer vs non-dealer at 3老) would be
+    # complete with it, but there is no robbing: the kong stands and S1 makes its back draw.
+    hands = ["46m123p456p789p11s 5m", "558m258p258s1267z", A, C]
+    actions = [
+        (0, "discard", "5m"),
+        (1, "peng"),
+        (1, "discard", "1z"),
+        (2, "discard", "6z"),
+        (3, "discard", "7z"),
+        (0, "discard", "2z"),
+        (1, "kong", "5m"),
+    ]
+    state = state1(hands, draws="6z 7z 2z 5m", tail="9p 8s", lao=3)
+    drive(state, actions)
+    assert is_winning([*state.hand_tiles(0), t("5m")], wild=t("5z"))
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("9p")
+    assert legal(state, 0) == set()
+    with pytest.raises(IllegalActionError):
+        drive(state, [(0, "hu")])
+
+
+def test_missed_win_until_own_draw() -> None:
+    # L = 3. The dealer S0 waits on 8p (seven pairs, no wild). S1 discards 8p and S0 passes:
+    # S3's 8p (before S0 draws again) is not offered to S0 (漏胡). After S0's draw, S1's
+    # next 8p may be won on: pure_seven_pairs F = 4, S1 pays 1 x 8 x 4 = 32.
+    hands = [PAIRS_8P + " 6z", B, C, "147m148p147s1234z"]
+    draws = "3z 1z 7z 2z 8p"
+    first = [OPEN, (1, "discard", "8p"), (0, "pass"), (2, "discard", "1z")]
+    state = state1(hands, draws=draws, lao=3)
+    drive(state, first[:2])
+    assert legal(state, 0) == {"S0 hu", "S0 pass"}
+    drive(state, [*first[2:], (3, "discard", "8p")])
+    assert state.phase == "turn" and state.current == 0  # no window: S0 drew
+    assert state.drawn == t("2z")
+    rec = record(hand(hands, [*first, (3, "discard", "8p"), (0, "hu")], draws=draws), lao=3)
+    with pytest.raises(RecordError, match=r"action 5, seat 0"):
+        replay(rec)
+    h = play1(
+        hands,
+        [*first, (3, "discard", "8p"), (0, "discard", "2z"), (1, "discard", "8p"), (0, "hu")],
+        draws=draws,
+        lao=3,
+    )
+    assert (h["winner"], h["from"], h["win_type"]) == (0, 1, "discard")
+    assert h["deltas"] == [32, -32, 0, 0]
+
+
+# S2 holds 77s. S0 = A holds one 7s.
+PENG_HANDS = [A + " 6z", C, "258m258p2s77s1267z", "369m147p58s12347z"]
+
+
+def test_missed_peng_until_own_draw() -> None:
+    # S0 discards 7s, S2 passes on the peng; S1 draws 7s and discards it before S2's next
+    # draw: S2 may not peng it (漏碰).
+    state = state1(PENG_HANDS, draws="7s")
+    drive(state, [(0, "discard", "7s")])
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+    drive(state, [(2, "pass"), (1, "discard", "7s")])
+    assert state.phase == "turn" and state.current == 2
+
+
+def test_missed_peng_lifted_by_own_draw() -> None:
+    # S1 discards 7s, S2 passes; S2 draws; later S0 discards 7s: S2 may peng it again.
+    state = state1(PENG_HANDS, draws="7s 1z 2z 3z")
+    drive(state, [OPEN, (1, "discard", "7s")])
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+    drive(state, [(2, "pass"), (2, "discard", "1z"), (3, "discard", "2z")])
+    drive(state, [(0, "discard", "7s")])
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+
+
+# == 摊 (claim counts) and 承包 ===============================================================
+# HZ-4 (RULES.md 2.8): S1 = 234m 789p 999s 444z 5z chis S0's 1m (23m), chis S0's 6p (78p)
+# and pengs S0's 9s, then self-draws 3z: 爆头 (5z + 444z), F = 2.
+HZ4_HANDS = ["58m25p258s123467z 1m", "234m789p999s4445z", "258m25p258s12367z", "58m258p258s12367z"]
+HZ4_DRAWS = "7s 6p 6p 7s 7s 9s 1p 1s 3p 3z"
+HZ4_TO_9S = [
+    (0, "discard", "1m"),
+    (1, "chi", None, "23m"),
+    (1, "discard", "4m"),
+    (2, "discard", "7s"),
+    (3, "discard", "6p"),
+    (0, "discard", "6p"),
+    (1, "chi", None, "78p"),
+    (1, "discard", "9p"),
+    (2, "discard", "7s"),
+    (3, "discard", "7s"),
+    (0, "discard", "9s"),
+]
+HZ4_REST = [
+    (1, "peng"),
+    (1, "discard", "9s"),
+    (2, "discard", "1p"),
+    (3, "discard", "1s"),
+    (0, "discard", "3p"),
+    (1, "hu"),
+]
+
+
+@pytest.mark.parametrize("lao", [1, 2, 3])
+def test_tan_limit_two_claims_on_one_seat(lao: int) -> None:
+    # With 承包 a third claim of S1 on S0 is allowed only at L = 3 (S0 is the dealer).
+    state = state1(HZ4_HANDS, draws=HZ4_DRAWS, lao=lao)
+    drive(state, HZ4_TO_9S)
+    assert state.claims_count[1][0] == 2
+    if lao < 3:
+        assert state.phase == "turn" and state.current == 1 and state.drawn == t("1p")
+    else:
+        assert {"S1 peng", "S1 kong 9s"} <= legal(state, 1)
+
+
+def test_tan_limit_between_two_non_dealers_even_at_L3() -> None:
+    # HZ-4 moved one seat on: S2 claims S1's 1m, 6p, 9s; the dealer S0 is a filler.
+    # At L = 3 the third claim is still barred: neither S1 nor S2 is the dealer.
+    hands = ["58m258p258s12367z 1z", "58m25p258s123467z", "234m789p999s4445z", "258m25p258s12367z"]
+    actions = [
+        (0, "discard", "1z"),
+        (1, "discard", "1m"),
+        (2, "chi", None, "23m"),
+        (2, "discard", "4m"),
+        (3, "discard", "7s"),
+        (0, "discard", "6p"),
+        (1, "discard", "6p"),
+        (2, "chi", None, "78p"),
+        (2, "discard", "9p"),
+        (3, "discard", "7s"),
+        (0, "discard", "7s"),
+        (1, "discard", "9s"),
+    ]
+    state = state1(hands, draws="1m 7s 6p 6p 7s 7s 9s 1p", lao=3)
+    drive(state, actions)
+    assert state.claims_count[2][1] == 2
+    assert state.phase == "turn" and state.current == 2 and state.drawn == t("1p")
+
+
+def test_direct_kong_counts_as_tan() -> None:
+    # L = 1. S1 pengs S0's 7z and konges S0's 9m (direct kong): two 摊 on S0, so S0's 1m
+    # (S1 holds 11m) may not be punged.
+    hands = [KA + " 7z", "11m999m77z258p47s4z", KB, KC]
+    actions = [
+        (0, "discard", "7z"),
+        (1, "peng"),
+        (1, "discard", "4z"),
+        (2, "discard", "2z"),
+        (3, "discard", "3z"),
+        (0, "discard", "9m"),
+        (1, "kong", "9m"),
+        (1, "discard", "1z"),
+        (2, "discard", "8s"),
+        (3, "discard", "5s"),
+    ]
+    state = state1(hands, draws="2z 3z 9m 8s 5s 1m", tail="1z 4z", lao=1)
+    drive(state, actions)
+    before = state.clone()
+    drive(state, [(0, "discard", "1m")])
+    assert state.claims_count[1][0] == 2
+    assert state.phase == "turn" and state.current == 1
+    # without 承包 the same peng is offered (no 摊 limit)
+    state = state1(hands, draws="2z 3z 9m 8s 5s 1m", tail="1z 4z", lao=1)
+    state.options["chengbao"] = False
+    drive(state, [*actions, (0, "discard", "1m")])
+    assert "S1 peng" in legal(state, 1)
+    assert before.claims_count[1][0] == 2
+
+
+def test_no_tan_limit_without_chengbao_and_no_liability() -> None:
+    # HZ-4 at L = 1 without 承包: the third claim is allowed and the win is paid normally.
+    # 爆头 F = 2: S0 pays 1 x 2 x 2 = 4, S2 and S3 2 each; no chengbao item.
+    h = play1(
+        HZ4_HANDS,
+        [*HZ4_TO_9S, *HZ4_REST],
+        draws=HZ4_DRAWS,
+        options={"chengbao": False},
+        lao=1,
+    )
+    assert h["patterns"] == ["basic_hand", "baotou"]
+    assert items(h) == [("hu", 0, 1, 4), ("hu", 2, 1, 2), ("hu", 3, 1, 2)]
+    assert h["deltas"] == [-4, 8, -2, -2]
+
+
+def test_at_most_two_chi_without_chengbao() -> None:
+    # HZ-4 with S1 = 234m 789p 78s 99s 44z 5z and 承包 off: after two chis of S0's tiles,
+    # S0's 9s may be punged (99s) but not chied (78s).
+    hands = [HZ4_HANDS[0], "234m789p78s99s44z5z", HZ4_HANDS[2], HZ4_HANDS[3]]
+    state = state1(hands, draws=HZ4_DRAWS, options={"chengbao": False})
+    drive(state, HZ4_TO_9S)
+    offered = legal(state, 1)
+    assert "S1 peng" in offered
+    assert "chi" not in kinds(offered)
+    # the first chi was offered with the same tiles: 78s would chi a 9s
+    state = state1(hands, draws=HZ4_DRAWS, options={"chengbao": False})
+    drive(state, [(0, "discard", "1m")])
+    assert "S1 chi 23m" in legal(state, 1)
+
+
+def test_santan_chengbao_HZ4() -> None:
+    # HZ-4, L = 3: normal payments S0 1 x 8 x 2 = 16, S2 2, S3 2, X = 20; S1 has 3 摊 on
+    # S0, so S0 pays X = 20 and S2, S3 pay nothing.
+    h = play1(HZ4_HANDS, [*HZ4_TO_9S, *HZ4_REST], draws=HZ4_DRAWS, lao=3)
+    assert h["patterns"] == ["basic_hand", "baotou"]
+    assert items(h) == [("chengbao", 0, 1, 20)]
+    assert h["deltas"] == [-20, 20, 0, 0]
+    assert h["next"] == {"dealer": 1, "counters": {"lao": 1}}
+
+
+# 倒承包 and both liabilities together (L = 3). S1 chis the dealer's 1m, 4m, 7m
+# (with 23m, 56m, 89m), discarding 3s, 6s, 9s; in the "together" record the dealer also
+# chis S3's 1p, 4p, 7p (with 23p, 56p, 89p). The dealer ends with 444z 1s (+ melds) and
+# self-draws 1s: basic_hand F = 1, each non-dealer's normal share 1 x 8 x 1 = 8, X = 24.
+DAO_S1 = "23m56m89m369s1237z"
+DAO_S2 = "147m147p258s1246z"
+DAO_S3 = "369m258p147s1237z"
+
+
+def test_dao_chengbao_alone() -> None:
+    # S0 = 123p 456p 789p 444z 1s waits on 1s; he draws and discards 4m and 7m for S1.
+    # S1 has 3 摊 on the winner: S1 pays 2X = 48, nobody else pays.
+    hands = ["123p456p789p444z1s 1m", DAO_S1, DAO_S2, DAO_S3]
+    actions = [
+        (0, "discard", "1m"),
+        (1, "chi", None, "23m"),
+        (1, "discard", "3s"),
+        (2, "discard", "3z"),
+        (3, "discard", "8s"),
+        (0, "discard", "4m"),
+        (1, "chi", None, "56m"),
+        (1, "discard", "6s"),
+        (2, "discard", "7z"),
+        (3, "discard", "9p"),
+        (0, "discard", "7m"),
+        (1, "chi", None, "89m"),
+        (1, "discard", "9s"),
+        (2, "discard", "6z"),
+        (3, "discard", "3z"),
+        (0, "hu"),
+    ]
+    h = play1(hands, actions, draws="3z 8s 4m 7z 9p 7m 6z 3z 1s", lao=3)
+    assert (h["winner"], h["win_type"], h["patterns"]) == (0, "self_draw", ["basic_hand"])
+    assert items(h) == [("chengbao", 1, 0, 48)]
+    assert h["deltas"] == [48, -48, 0, 0]
+
+
+def test_santan_and_dao_chengbao_together() -> None:
+    # The dealer has 3 摊 on S3 (S3 pays X = 24) and S1 has 3 摊 on the dealer (S1 pays
+    # 2X = 48): S0 +72, S1 -48, S2 0, S3 -24.
+    hands = ["444z1s23p56p89p4m7m6z 1m", DAO_S1, DAO_S2, DAO_S3]
+    actions = [
+        (0, "discard", "1m"),
+        (1, "chi", None, "23m"),
+        (1, "discard", "3s"),
+        (2, "discard", "3z"),
+        (3, "discard", "1p"),
+        (0, "chi", None, "23p"),
+        (0, "discard", "4m"),
+        (1, "chi", None, "56m"),
+        (1, "discard", "6s"),
+        (2, "discard", "7z"),
+        (3, "discard", "4p"),
+        (0, "chi", None, "56p"),
+        (0, "discard", "7m"),
+        (1, "chi", None, "89m"),
+        (1, "discard", "9s"),
+        (2, "discard", "6z"),
+        (3, "discard", "7p"),
+        (0, "chi", None, "89p"),
+        (0, "discard", "6z"),
+        (1, "discard", "9p"),
+        (2, "discard", "3z"),
+        (3, "discard", "8s"),
+        (0, "hu"),
+    ]
+    h = play1(hands, actions, draws="3z 1p 7z 4p 6z 7p 9p 3z 8s 1s", lao=3)
+    assert (h["winner"], h["win_type"], h["patterns"]) == (0, "self_draw", ["basic_hand"])
+    assert items(h) == [("chengbao", 1, 0, 48), ("chengbao", 3, 0, 24)]
+    assert h["deltas"] == [72, -48, 0, -24]

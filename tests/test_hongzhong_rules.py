@@ -1,0 +1,305 @@
+"""One test per rule of RULES.md section 4 (hongzhong / 转转) that changes an outcome.
+
+Every test builds a small majiang-record/1 in tile notation (a partial deal
+naming the hands, draws, tail and birds it needs) and replays it, or drives
+HandState directly where what is *offered* matters. Expected numbers are worked
+out by hand from RULES.md 4.5 in the comments (U = base_score, H = bird hits).
+
+Fillers. Claims in hongzhong are peng, kong and wins only (no chi, D52), so a
+filler hand of 13 different number kinds can never claim; every filler draw
+is discarded at once and nobody holds a pair of it. The four fillers below
+are far from ready (shanten >= 3) and hold no 2m-6m, 5p or 5s, which are
+left for the hands a test is about. Seat assignment of fillers is free.
+
+Unless a test is about birds or 庄闲 it plays with ``PLAIN`` options
+(``golden_bird`` and ``zhuang_xian`` off) and two missing birds (``MISS``),
+so that the deltas show the rule alone; R at the start is then 112-53-2 = 57.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import chain
+from typing import Any
+
+import pytest
+
+from majiang.engine.match import Match
+from majiang.engine.state import Action, Deal, HandState
+from majiang.engine.wall import deal_from_wall, full_set
+from majiang.errors import IllegalActionError, RecordError
+from majiang.hand import is_winning
+from majiang.records import replay
+from majiang.rules.hongzhong import HONGZHONG
+from majiang.tiles import parse_tile, parse_tiles
+
+# -- fillers (see the module docstring) -------------------------------------------------
+F0 = "179m12468p13689s"  # 13 tiles; the dealer adds a 14th
+F1 = "79m34689p134679s"
+F2 = "189m13679p12479s"
+F3 = "178m12478p24678s"
+
+PLAIN: dict[str, Any] = {"golden_bird": False, "zhuang_xian": False}
+MISS = "3p 2s"  # two birds, neither a 1, 5, 9 nor 7z
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+RED = 33  # 7z
+
+# The winner used by most tests: 234m 345m 456m 555p + 5s, waiting on 5s (tanki) or a 7z.
+WA = "234m345m456m555p5s"
+
+
+# -- helpers -----------------------------------------------------------------------------
+def t(text: str) -> int:
+    """One tile as its int."""
+    return int(parse_tile(text))
+
+
+def ts(text: str) -> list[int]:
+    return [int(x) for x in parse_tiles(text)]
+
+
+def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": seat, "type": kind}
+    if tile is not None:
+        out["tile"] = tile
+    return out
+
+
+def hand(
+    hands: Sequence[str],
+    actions: Iterable[tuple[Any, ...]] = (),
+    *,
+    draws: str = "",
+    tail: str = "",
+    birds: str | None = MISS,
+    dealer: int | None = 0,
+    autoplay: str | None = None,
+) -> dict[str, Any]:
+    """One hand of a record; actions are (seat, type[, tile]) tuples."""
+    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
+    if birds is not None:
+        deal["reserved"] = {"birds": birds}
+    out: dict[str, Any] = {"deal": deal, "actions": [act(*a) for a in actions]}
+    if dealer is not None:
+        out["dealer"] = dealer
+    if autoplay is not None:
+        out["autoplay"] = autoplay
+    return out
+
+
+def record(
+    *hands: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    seed: int = 1,
+) -> dict[str, Any]:
+    """A hongzhong majiang-record/1; ``options`` default to PLAIN."""
+    return {
+        "format": "majiang-record/1",
+        "variant": "hongzhong",
+        "options": dict(PLAIN if options is None else options),
+        "seed": seed,
+        "players": PLAYERS,
+        "start": {"dealer": dealer},
+        "hands": list(hands),
+    }
+
+
+def play1(
+    hands: Sequence[str],
+    actions: Iterable[tuple[Any, ...]] = (),
+    *,
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    **deal: Any,
+) -> dict[str, Any]:
+    """Replay a one-hand record; the hand's majiang-result/1 entry."""
+    rec = record(hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer)
+    result = replay(rec)
+    assert len(result["hands"]) == 1
+    h = result["hands"][0]
+    assert sum(h["deltas"]) == 0
+    return h
+
+
+def state1(
+    hands: Sequence[str],
+    *,
+    draws: str = "",
+    tail: str = "",
+    birds: str | None = MISS,
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+    seed: int = 1,
+) -> HandState:
+    """The start of a hand built from a partial deal, for driving HandState directly."""
+    match = Match(
+        "hongzhong", dict(PLAIN if options is None else options), seed, {"dealer": dealer}
+    )
+    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
+    if birds is not None:
+        deal["reserved"] = {"birds": birds}
+    return match.new_hand(deal)
+
+
+def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
+    state.apply(Action(seat, kind, None if tile is None else t(tile)))
+
+
+def run(state: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
+    """Apply (seat, type[, tile]) actions; a window nobody decides on is closed first."""
+    for a in actions:
+        if state.phase != "turn" and a[0] not in state.window_options:
+            state.close_window()
+        do(state, *a)
+
+
+def legal(state: HandState, seat: int) -> set[str]:
+    """Legal actions as strings like 'S1 peng', 'S2 kong 5m'."""
+    return {str(a) for a in state.legal_actions(seat)}
+
+
+def kinds(actions: Iterable[str]) -> set[str]:
+    return {a.split()[1] for a in actions}
+
+
+def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
+    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
+    return sorted(x for x in out if kind is None or x[0] == kind)
+
+
+def tsumogiri_step(state: HandState) -> None:
+    """One autoplay step: pass every open claim, else discard the drawn tile."""
+    if state.phase != "turn":
+        state.close_window()
+        return
+    seat = state.current
+    tile = state.drawn
+    if tile is None or not state.concealed[seat][tile]:
+        tile = max(x for x in range(34) if state.concealed[seat][x] and x != RED)
+    state.apply(Action(seat, "discard", tile))
+
+
+def drive_to(state: HandState, live: int) -> None:
+    """Tsumogiri (passing every claim) until a turn starts with R == live."""
+    while not (state.phase == "turn" and state.live == live):
+        assert not state.is_terminal()
+        tsumogiri_step(state)
+
+
+def wins(tiles: str, **kw: Any) -> bool:
+    """is_winning with hongzhong's shapes and the 红中 wild unless overridden."""
+    args: dict[str, Any] = {**HONGZHONG.shapes, "wild": RED, **kw}
+    return is_winning(ts(tiles), **args)
+
+
+# A self-draw of S1 on its first draw: S0 discards 8m, S1 (WA) draws 5s.
+BASIC = [F0 + " 8m", WA, F2, F3]
+BASIC_ACTIONS = [(0, "discard", "8m"), (1, "hu")]
+
+
+# == 4.1 tiles and wilds ===================================================================
+def test_tile_set_112_with_four_red_dragons() -> None:
+    state = Match("hongzhong", {}, 5).new_hand()
+    deal = state.deal
+    tiles = [*chain(*deal.hands), *deal.wall, *chain(*deal.reserved.values())]
+    # 1-9 m/p/s x4 (108) + 7z x4 = 112; no other honor, no flower
+    assert len(tiles) == 112
+    assert Counter(tiles) == {k: 4 for k in [*range(27), RED]}
+    assert state.wild == RED
+    assert state.live == 57  # 112 - 53 dealt - 2 birds
+    # a deal naming any other honor, or a fifth 红中, is rejected
+    with pytest.raises(RecordError, match="1z"):
+        replay(record(hand([F0 + " 8m", F1, F2, "1z"], autoplay="tsumogiri")))
+    with pytest.raises(RecordError, match="7z"):
+        replay(record(hand([F0 + " 8m", F1, F2, "7777z"], draws="7z", autoplay="tsumogiri")))
+
+
+def test_no_wild_108_tiles_no_red_dragons_no_wilds() -> None:
+    state = Match("hongzhong", {"no_wild": True}, 5).new_hand()
+    deal = state.deal
+    tiles = [*chain(*deal.hands), *deal.wall, *chain(*deal.reserved.values())]
+    assert len(tiles) == 108
+    assert Counter(tiles) == {k: 4 for k in range(27)}
+    assert state.wild is None
+    assert state.live == 53  # 108 - 53 - 2 = 55 - N
+    # a deal naming a 7z under no_wild is rejected (转转 has no 红中)
+    rec = record(
+        hand([F0 + " 8m", F1, F2, "7z"], autoplay="tsumogiri"), options={"no_wild": True}
+    )
+    with pytest.raises(RecordError, match="7z"):
+        replay(rec)
+
+
+@pytest.mark.parametrize(
+    ("s1", "draw", "pattern"),
+    [
+        # HO-1 shape: 234m 456m 78p 23s 55p 7z + 9p: the 7z stands for 1s or 4s
+        ("234m456m78p23s55p7z", "9p", "basic_hand"),
+        # WA + a drawn 7z: the wild pairs with the natural 5s
+        (WA, "7z", "basic_hand"),
+        # seven pairs with a wild: 22m 44m 66m 55p 55s 3m+7z + 9s 9s (no standard reading)
+        ("22m44m66m55p55s3m7z9s", "9s", "seven_pairs"),
+    ],
+)
+def test_red_dragon_is_a_wild_in_the_winning_hand(s1: str, draw: str, pattern: str) -> None:
+    full = s1 + draw
+    assert wins(full)
+    assert not wins(full, wild=None)  # without the wild rule the hand is not complete
+    # Self-draw, PLAIN: each of the other three pays 2 -> S1 +6.
+    h = play1([F0 + " 8m", s1, F2, F3], BASIC_ACTIONS, draws=draw)
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert h["patterns"] == [pattern]
+    assert h["deltas"] == [-2, 6, -2, -2]
+
+
+def test_two_red_dragons_form_the_pair() -> None:
+    # 234m 456m 555p 345s 7z waits on anything (the 7z pairs with any tile), so S1 is
+    # offered a win on S0's 9p and passes first (FORMAT.md); it then draws the second
+    # 7z: 234m 456m 555p 345s + 7z7z as the pair. PLAIN self-draw: S1 +6.
+    s1 = "234m456m555p345s7z"
+    state = state1([F0 + " 9p", s1, F2, F3], draws="7z")
+    do(state, 0, "discard", "9p")
+    assert legal(state, 1) == {"S1 hu", "S1 pass"}
+    h = play1([F0 + " 9p", s1, F2, F3], [(0, "discard", "9p"), (1, "pass"), (1, "hu")], draws="7z")
+    assert (h["winner"], h["win_type"], h["patterns"]) == (1, "self_draw", ["basic_hand"])
+    assert h["deltas"] == [-2, 6, -2, -2]
+
+
+def test_red_dragon_stands_for_number_tiles_only() -> None:
+    # 123m 456m 789p 555p + 1z 7z is complete only if the 7z may be the honor 1z.
+    tiles = "123m456m789p555p1z7z"
+    assert wins(tiles, wild_numbers_only=False)
+    assert not wins(tiles)
+    # No record can hold a 1z in hongzhong, so the engine is driven on a built deal:
+    # the dealer holding these 14 tiles is offered no win (天胡) and must discard.
+    opts = HONGZHONG.resolve_options(PLAIN)
+    hands = (tuple(ts(tiles)), tuple(ts(F1)), tuple(ts(F2)), tuple(ts(F3)))
+    deal = Deal(hands, tuple(ts("5m6m")), {"birds": tuple(ts(MISS))})
+    state = HandState(HONGZHONG, opts, 0, {}, deal)
+    assert state.wild == RED
+    assert "hu" not in kinds(legal(state, 0))
+
+
+def test_discarded_red_dragon_cannot_be_pung_but_can_be_won_on_D58() -> None:
+    # S0 discards a 7z. S3 holds 777z: no peng, no kong of a 红中. S1 (WA, waiting on
+    # 5s or a 红中) wins on it, the 7z standing for 5s as a wild in its hand.
+    s3 = "777z178m12478p24s"
+    hands = [F0 + " 7z", WA, F2, s3]
+    state = state1(hands)
+    do(state, 0, "discard", "7z")  # discarding a 红中 is allowed
+    assert state.phase == "claim"
+    assert legal(state, 1) == {"S1 hu", "S1 pass"}
+    assert legal(state, 3) == set()
+    assert legal(state, 2) == set()
+    for claim in ("peng", "kong"):
+        rec = record(hand(hands, [(0, "discard", "7z"), (3, claim, "7z" if claim == "kong" else None)]))
+        with pytest.raises(RecordError, match=r"action 1, seat 3"):
+            replay(rec)
+    # Discard win, PLAIN: the discarder S0 pays 1.
+    h = play1(hands, [(0, "discard", "7z"), (1, "hu")])
+    assert (h["winner"], h["win_type"], h["from"]) == (1, "discard", 0)
+    assert h["patterns"] == ["basic_hand"]
+    assert h["deltas"] == [-1, 1, 0, 0]
