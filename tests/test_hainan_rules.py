@@ -921,3 +921,198 @@ def test_concealed_kong_paid_20_by_each_and_kongs_of_non_winners_paid() -> None:
     assert items(h, "kong") == [("kong", p, 2, 20) for p in (0, 1, 3)]
     # S0: +60 hu - 20 kong = 40; S2: -20 hu + 60 kong = 40; S1, S3: -20 - 20 = -40
     assert h["deltas"] == [40, -40, 40, -40]
+
+
+@pytest.mark.parametrize("bonus", [True, False])
+def test_dealer_streak_multiplies_dealer_transfers_only_D38(bonus: bool) -> None:
+    # s = 2: every transfer between the dealer S0 and a non-dealer is x3 while
+    # dealer_streak_bonus is on; transfers between non-dealers are not.
+    m = 3 if bonus else 1
+    opts = {"dealer_streak_bonus": bonus}
+    # S1 wins on S2's discard: S2 20 (non-dealers), S0 10*m, S3 10
+    h = only_chows_win(options=opts, wins=2)
+    assert h["deltas"] == [-10 * m, 20 + 10 * m + 10, -20, -10]
+    # S1 wins on the dealer's discard: S0 20*m, S2 10, S3 10
+    h = play(CONCEALED, [(0, "discard", "4s"), (1, "hu")], options=opts, wins=2)
+    assert h["deltas"] == [-20 * m, 20 * m + 20, -10, -10]
+    # dealer self-draw: 20*m from each
+    h = play(DEALER_TSUMO, DEALER_TSUMO_ACTS, draws=DEALER_TSUMO_DRAWS, options=opts, wins=2)
+    assert h["deltas"] == [60 * m, -20 * m, -20 * m, -20 * m]
+    # S1's direct kong and kong_replacement win: hu 20*m from S0, 20 from S2 and S3;
+    # kong 10*m from S0, 10 from S2 and S3
+    h = play(KONG_HANDS, [(0, "discard", "3z"), (1, "kong", "3z"), (1, "hu")], tail="1z",
+             options=opts, wins=2)
+    assert items(h, "kong") == [("kong", 0, 1, 10 * m), ("kong", 2, 1, 10), ("kong", 3, 1, 10)]
+    assert h["deltas"] == [-30 * m, 30 * m + 60, -30, -30]
+
+
+def test_dealer_streak_carries_over_the_next_hand() -> None:
+    # Two dealer self-draws in one match: s = 0 then 1, so the second pays 20*2 each.
+    one = hand(DEALER_TSUMO, DEALER_TSUMO_ACTS, draws=DEALER_TSUMO_DRAWS)
+    result = replay(record(one, one))
+    assert [h["deltas"] for h in result["hands"]] == [[60, -20, -20, -20], [120, -40, -40, -40]]
+    assert [h["next"] for h in result["hands"]] == [
+        {"dealer": 0, "counters": {"dealer_wins": 1}},
+        {"dealer": 0, "counters": {"dealer_wins": 2}},
+    ]
+    assert result["totals"] == [180, -60, -60, -60]
+
+
+# 包牌. S1 makes chi 123m, chi 456p and peng 777s on the dealer S0's discards (S2 and S3
+# discard 6z / 7z in between); S1 = 67m 55s then waits on 5m/8m.
+BAO_HANDS = [F0 + " 1m", "23m56p77s123z67m55s", F2, F3]
+BAO_CLAIMS: list[tuple[Any, ...]] = [
+    (0, "discard", "1m"),
+    (1, "chi", "23m"),
+    (1, "discard", "1z"),
+    (2, "discard", "6z"),
+    (3, "discard", "7z"),
+    (0, "discard", "4p"),
+    (1, "chi", "56p"),
+    (1, "discard", "2z"),
+    (2, "discard", "6z"),
+    (3, "discard", "7z"),
+    (0, "discard", "7s"),
+    (1, "peng"),
+    (1, "discard", "3z"),
+    (2, "discard", "6z"),
+    (3, "discard", "7z"),
+]
+BAO_DRAWS = "6z 7z 4p 6z 7z 7s 6z 7z"
+
+
+@pytest.mark.parametrize(("wins", "baopai"), [(0, True), (1, True), (0, False), (1, False)])
+def test_baopai_claimer_wins_on_the_liable_seats_discard_D41(wins: int, baopai: bool) -> None:
+    # claims[S1][S0] = 3 (chi, chi, peng); S0 discards 5m and S1 wins (pair_258).
+    h = play(BAO_HANDS, [*BAO_CLAIMS, (0, "discard", "5m"), (1, "hu")], draws=BAO_DRAWS + " 5m",
+             options={"baopai": baopai}, wins=wins)
+    assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["pair_258"])
+    m = 1 + wins  # S0 is the dealer: his own share carries the streak, S2's and S3's do not
+    if baopai:
+        # S0 pays alone: 20*m + 10 + 10
+        assert items(h) == [("baopai", 0, 1, 20 * m + 20)]
+        assert h["deltas"] == [-(20 * m + 20), 20 * m + 20, 0, 0]
+    else:
+        assert h["deltas"] == [-20 * m, 20 * m + 20, -10, -10]
+
+
+def test_baopai_needs_three_claims_between_the_same_two_seats() -> None:
+    # The peng of 7s is made on S3's discard instead: claims[S1][S0] = 2, claims[S1][S3] = 1.
+    acts = [*BAO_CLAIMS[:8], (2, "discard", "6z"), (3, "discard", "7s"), (1, "peng"),
+            (1, "discard", "3z"), (2, "discard", "6z"), (3, "discard", "7z"),
+            (0, "discard", "5m"), (1, "hu")]
+    h = play(BAO_HANDS, acts, draws="6z 7z 4p 6z 7s 6z 7z 5m")
+    assert (h["winner"], h["from"]) == (1, 0)
+    assert h["deltas"] == [-20, 40, -10, -10]
+    assert items(h, "baopai") == []
+
+
+def test_baopai_never_on_a_self_draw() -> None:
+    acts = [*BAO_CLAIMS, (0, "discard", "5z"), (1, "hu")]
+    h = play(BAO_HANDS, acts, draws=BAO_DRAWS + " 5z 5m")
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert h["deltas"] == [-20, 60, -20, -20]
+    assert items(h, "baopai") == []
+
+
+@pytest.mark.parametrize("wins", [0, 1])
+def test_baopai_claimer_discards_to_the_other_seat_D41(wins: int) -> None:
+    # S1 chis 123m, 456p, 789s on S0's discards; S0 (dealer) = 345m 678m 789p 22s 55z
+    # waits on 2s/5z and wins on S1's 5z. S1 pays all three shares alone, each with its
+    # own streak multiplier (every share goes to the dealer): 20*m + 10*m + 10*m.
+    hands = ["345m678m789p22s55z 1m", "23m56p89s125z9m9p9s3z", F2, F3]
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "1m"),
+        (1, "chi", "23m"),
+        (1, "discard", "1z"),
+        (2, "discard", "6z"),
+        (3, "discard", "7z"),
+        (0, "discard", "4p"),
+        (1, "chi", "56p"),
+        (1, "discard", "2z"),
+        (2, "discard", "6z"),
+        (3, "discard", "7z"),
+        (0, "discard", "7s"),
+        (1, "chi", "89s"),
+        (1, "discard", "5z"),
+        (0, "hu"),
+    ]
+    h = play(hands, acts, draws="6z 7z 4p 6z 7z 7s", wins=wins)
+    assert (h["winner"], h["from"], h["win_type"]) == (0, 1, "discard")
+    m = 1 + wins
+    assert items(h) == [("baopai", 1, 0, 40 * m)]
+    assert h["deltas"] == [40 * m, -40 * m, 0, 0]
+
+
+# == 3.4 no instant wins ==================================================================
+def test_no_instant_win_dealer_complete_at_the_deal_wins_by_self_draw() -> None:
+    # RULES.md 3.4 "No instant wins": the dealer's 14th dealt tile is his drawn tile (0.4),
+    # so a complete dealt hand is an ordinary self-draw: win_type self_draw, 20 from each.
+    hands = ["123m456p789s234s5s 5s", F0, F2, F3]
+    st = state1(hands)
+    assert "S0 hu" in legal(st, 0)
+    h = play(hands, [(0, "hu")])
+    assert h["winner"] == 0 and "self_draw" in h["patterns"]
+    assert h["deltas"] == [60, -20, -20, -20]
+    assert h["win_type"] == "self_draw"
+
+
+# == 3.6 dealer rotation ==================================================================
+def win_on_dealer_discard(w: int) -> list[str]:
+    """Seat w holds 111z 456p 789s 56s 44p (concealed) and wins on the dealer S0's 4s."""
+    fills = iter(fill("567z")[1:])
+    return [
+        fill("567z")[0] + " 4s" if s == 0 else "111z456p789s56s44p" if s == w else next(fills)
+        for s in range(4)
+    ]
+
+
+@pytest.mark.parametrize("w", [1, 2, 3])
+@pytest.mark.parametrize("rule", ["winner_next", "dealer_next"])
+def test_non_dealer_win_passes_the_deal_D37(w: int, rule: str) -> None:
+    # s = 2 before; after a non-dealer win s = 0 (also when the new dealer is S0 again)
+    h = play(win_on_dealer_discard(w), [(0, "discard", "4s"), (w, "hu")], wins=2,
+             options={"dealer_after_xian_win": rule})
+    assert (h["winner"], h["from"]) == (w, 0)
+    dealer = (w + 1) % 4 if rule == "winner_next" else 1
+    assert h["next"] == {"dealer": dealer, "counters": {"dealer_wins": 0}}
+
+
+def test_dealer_win_keeps_the_deal_and_counts_the_streak() -> None:
+    h = play(DEALER_TSUMO, DEALER_TSUMO_ACTS, draws=DEALER_TSUMO_DRAWS, wins=1)
+    assert h["next"] == {"dealer": 0, "counters": {"dealer_wins": 2}}
+
+
+@pytest.mark.parametrize("dealer", [0, 2])
+def test_drawn_hand_dealer_stays_streak_unchanged(dealer: int) -> None:
+    hands = [F0, F0, F2, F3]
+    hands[dealer] += " 5z"
+    h = play(hands, dealer=dealer, wins=2, autoplay="tsumogiri")
+    assert h["outcome"] == "draw"
+    assert h["next"] == {"dealer": dealer, "counters": {"dealer_wins": 2}}
+
+
+def test_next_hand_recomputes_seat_flowers_from_the_new_dealer() -> None:
+    # Hand 1: S1 wins on S0's discard -> S2 deals hand 2, where S1 is pos 3 (flowers 4f/7f).
+    first = hand(win_on_dealer_discard(1), [(0, "discard", "4s"), (1, "hu")])
+    hands, acts, draws = s1_peng_flow(2, "55m 123m 456p 789s 9p 7f", "5m", "1s", "9p", "1234z",
+                                      "5z")
+    second = hand(hands, [*acts, (1, "hu")], draws=draws, tail="1s", dealer=2)
+    result = replay(record(first, second))
+    h = result["hands"][1]
+    assert (h["dealer"], h["winner"], h["patterns"]) == (2, 1, ["seat_flower"])
+    # S2 (dealer, s = 0) discarded: 20; S0 and S3 10 each
+    assert h["deltas"] == [-10, 40, -20, -10]
+    # a record that gives hand 2 to another dealer is rejected
+    second["dealer"] = 1
+    with pytest.raises(RecordError, match="rotation gives seat 2"):
+        replay_match(record(first, second))
+
+
+# == 3.7 options ==========================================================================
+@pytest.mark.parametrize(("options", "paid"), [({}, 0), ({"escape_penalty": 5}, 5)])
+def test_escape_penalty_default_0(options: dict[str, Any], paid: int) -> None:
+    h = play([F0 + " 5z", F0, F2, F3], [(0, "discard", "5z"), (2, "escape")], options=options,
+             draws="6z")
+    assert h["outcome"] == "draw"
+    assert h["deltas"] == [paid, paid, -3 * paid, paid]

@@ -727,18 +727,16 @@ def test_direct_kong_counts_as_tan() -> None:
         (2, "discard", "8s"),
         (3, "discard", "5s"),
     ]
-    state = state1(hands, draws="2z 3z 9m 8s 5s 1m", tail="1z 4z", lao=1)
-    drive(state, actions)
-    before = state.clone()
-    drive(state, [(0, "discard", "1m")])
+    draws = "2z 3z 9m 8s 5s 1m"
+    state = state1(hands, draws=draws, tail="1z 4z", lao=1)
+    drive(state, [*actions, (0, "discard", "1m")])
     assert state.claims_count[1][0] == 2
+    assert [m.kind for m in state.melds[1]] == ["peng", "kong_direct"]
     assert state.phase == "turn" and state.current == 1
     # without 承包 the same peng is offered (no 摊 limit)
-    state = state1(hands, draws="2z 3z 9m 8s 5s 1m", tail="1z 4z", lao=1)
-    state.options["chengbao"] = False
+    state = state1(hands, draws=draws, tail="1z 4z", lao=1, options={"chengbao": False})
     drive(state, [*actions, (0, "discard", "1m")])
     assert "S1 peng" in legal(state, 1)
-    assert before.claims_count[1][0] == 2
 
 
 def test_no_tan_limit_without_chengbao_and_no_liability() -> None:
@@ -851,3 +849,106 @@ def test_santan_and_dao_chengbao_together() -> None:
     assert (h["winner"], h["win_type"], h["patterns"]) == (0, "self_draw", ["basic_hand"])
     assert items(h) == [("chengbao", 1, 0, 48), ("chengbao", 3, 0, 24)]
     assert h["deltas"] == [72, -48, 0, -24]
+
+
+# == 抓打 (2.3, D24) ===========================================================================
+# L = 1. S2 pengs the dealer's 6z (holding 666z, so one 6z stays in its hand: an added kong
+# is available whenever S2 is free to make it). S1 draws a 5z and discards it: a 抓打
+# period with owner S1 starts.
+ZD_HANDS = ["147m147p129s1234z 6z", "33s258m258p8s1234z", "666z777z369m369p9s", "369m258p147s1234z"]
+ZD_DRAWS = "5m 8p 5z 7z 3s 9p 1z 2z"
+ZD_START = [
+    (0, "discard", "6z"),
+    (2, "peng"),
+    (2, "discard", "9s"),
+    (3, "discard", "5m"),
+    (0, "discard", "8p"),
+    (1, "discard", "5z"),
+]
+
+
+def _zhuada_state() -> HandState:
+    state = state1(ZD_HANDS, draws=ZD_DRAWS, tail="1p 9p")
+    drive(state, ZD_START)
+    return state
+
+
+def test_zhuada_restricted_seat_turn() -> None:
+    # S2 (restricted) draws the 4th 7z: it may declare the concealed kong or discard the
+    # drawn 7z -- not add its 6z to the peng, not discard another tile.
+    state = _zhuada_state()
+    assert state.current == 2 and state.drawn == t("7z")
+    assert legal(state, 2) == {"S2 kong 7z", "S2 discard 7z"}
+    # after the concealed kong only the replacement (1p) may be discarded
+    drive(state, [(2, "kong", "7z")])
+    assert state.drawn == t("1p")
+    assert legal(state, 2) == {"S2 discard 1p"}
+
+
+def test_zhuada_restricted_seats_cannot_claim_owner_can() -> None:
+    # S3 (restricted) draws 3s and must discard it: S0 (its next seat, 12s) may not chi it;
+    # the owner S1 (33s) may peng it.
+    state = _zhuada_state()
+    drive(state, [(2, "kong", "7z"), (2, "discard", "1p")])
+    assert legal(state, 3) == {"S3 discard 3s"}
+    drive(state, [(3, "discard", "3s")])
+    assert state.window_options.keys() == {1}
+    assert legal(state, 1) == {"S1 peng", "S1 pass"}
+    assert legal(state, 0) == set()
+
+
+def test_zhuada_ends_when_owner_claims() -> None:
+    # The owner S1 pengs S3's 3s: the period is over, S2 may again add its 6z and discard
+    # any tile on its next turn.
+    state = _zhuada_state()
+    drive(state, [(2, "kong", "7z"), (2, "discard", "1p"), (3, "discard", "3s"), (1, "peng")])
+    drive(state, [(1, "discard", "8s")])
+    assert state.current == 2
+    assert {"S2 kong 6z", "S2 discard 3m"} <= legal(state, 2)
+
+
+def test_zhuada_ends_when_owner_draws() -> None:
+    # S1 passes on the 3s; S0 (restricted) may only discard its drawn 9p; then the owner
+    # S1 draws: the period is over, and S2 may add its 6z again.
+    state = _zhuada_state()
+    drive(state, [(2, "kong", "7z"), (2, "discard", "1p"), (3, "discard", "3s"), (1, "pass")])
+    assert legal(state, 0) == {"S0 discard 9p"}
+    drive(state, [(0, "discard", "9p"), (1, "discard", "1z")])
+    assert state.current == 2 and state.drawn == t("2z")
+    assert {"S2 kong 6z", "S2 discard 3m"} <= legal(state, 2)
+
+
+def test_zhuada_no_discard_win_for_restricted_owner_may_win() -> None:
+    # L = 3. The dealer S0 waits on 8p (seven pairs). S1 draws 6s and discards its 5z
+    # (owner S1; it now waits on 1s/4s with 123m 456m 789p 23s 66s, no wild).
+    # S2 (restricted) draws and discards 8p: S0 may not win on it (restricted).
+    # S0 (restricted) draws and discards 4s: the owner S1 wins on it: basic_hand F = 1,
+    # S0 pays 1 x 8 x 1 = 8.
+    hands = [PAIRS_8P + " 6z", "5z123m456m789p23s6s", C, A]
+    actions = [OPEN, (1, "discard", "5z"), (2, "discard", "8p")]
+    draws = "6s 8p 2z 4s"
+    state = state1(hands, draws=draws, lao=3)
+    drive(state, actions)
+    assert state.phase == "turn" and state.current == 3  # no window for S0
+    h = play1(hands, [*actions, (3, "discard", "2z"), (0, "discard", "4s"), (1, "hu")],
+              draws=draws, lao=3)
+    assert (h["winner"], h["from"], h["win_type"]) == (1, 0, "discard")
+    assert h["deltas"] == [-8, 8, 0, 0]
+
+
+def test_zhuada_hand_over_to_restricted_seat_discarding_a_wild() -> None:
+    # S1 discards a 5z (owner S1). S3 (restricted) draws a 5z and discards it: S3 is the new
+    # owner and S1 is restricted: it may not peng S0's 2p (22p) and on its own turn may
+    # only discard what it drew.
+    hands = [A + " 6z", "5z22p258m258s1267z", C, "258m369p147s1267z"]
+    state = state1(hands, draws="9m 1z 5z 2p 4z")
+    drive(state, [OPEN, (1, "discard", "5z"), (2, "discard", "1z")])
+    assert legal(state, 3) == {"S3 discard 5z"}
+    drive(state, [(3, "discard", "5z"), (0, "discard", "2p")])
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("4z")
+    assert legal(state, 1) == {"S1 discard 4z"}
+    # had S3 discarded anything else, S1 (still the owner) could peng the 2p
+    state = state1(hands, draws="9m 1z 2z 2p 4z")
+    drive(state, [OPEN, (1, "discard", "5z"), (2, "discard", "1z"), (3, "discard", "2z")])
+    drive(state, [(0, "discard", "2p")])
+    assert legal(state, 1) == {"S1 peng", "S1 pass"}

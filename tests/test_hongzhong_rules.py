@@ -303,3 +303,176 @@ def test_discarded_red_dragon_cannot_be_pung_but_can_be_won_on_D58() -> None:
     assert (h["winner"], h["win_type"], h["from"]) == (1, "discard", 0)
     assert h["patterns"] == ["basic_hand"]
     assert h["deltas"] == [-1, 1, 0, 0]
+
+
+def test_four_red_dragons_are_never_konged() -> None:
+    # The dealer is dealt 7777z: he may declare 四红中 (4.4) but never kong them.
+    dealer = "7777z1m4m7m2p5p8p3s6s9s 1p"
+    state = state1([dealer, F1, F2, F3])
+    assert "S0 hu" in legal(state, 0)
+    assert "kong" not in kinds(legal(state, 0))
+    # S2 is dealt 777z and draws the fourth on its first turn: no kong (and no win).
+    s2 = "777z1m4m7m2p5p8p3s6s9s"
+    state = state1([F0 + " 8m", F1, s2, F3], draws="2p 7z")
+    run(state, [(0, "discard", "8m"), (1, "discard", "2p")])
+    assert state.current == 2 and state.drawn == RED
+    assert state.concealed[2][RED] == 4
+    assert kinds(legal(state, 2)) == {"discard"}
+
+
+def test_no_peng_or_kong_with_a_red_dragon_standing_in() -> None:
+    # S0 discards 5m. S1 holds 5m + 7z: a 红中 cannot make up the pair, no peng.
+    # S2 holds 55m + 7z: a peng of natural tiles only, no kong with the 红中.
+    hands = [F0 + " 5m", "5m7z34689p134679s", "55m7z13679p12479s", F3]
+    state = state1(hands)
+    do(state, 0, "discard", "5m")
+    assert legal(state, 1) == set()
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+    do(state, 2, "peng")
+    # S2 now has peng 555m and a 7z: no added kong with the 红中 standing for the 4th 5m
+    assert state.current == 2
+    assert kinds(legal(state, 2)) == {"discard"}
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(2, "kong", t("5m"), (RED,)))
+
+
+def test_no_chi_D52() -> None:
+    # S1 holds 34m; S0 (its previous seat) discards 5m: no chi, no claim window at all.
+    hands = [F0 + " 5m", "34m34689p134679s", F2, F3]
+    state = state1(hands, draws="2m")
+    do(state, 0, "discard", "5m")
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("2m")
+    rec = record(hand(hands, [(0, "discard", "5m")], draws="2m", autoplay="tsumogiri"))
+    rec["hands"][0]["actions"].append({"seat": 1, "type": "chi", "tiles": "34m"})
+    with pytest.raises(RecordError, match=r"hand 0, action 1, seat 1"):
+        replay(rec)
+
+
+def test_peng_and_direct_kong_from_any_seat() -> None:
+    # S2 (opposite of S0) pengs S0's 5m; S1 (previous of S2) may kong S2's 6m.
+    hands = [F0 + " 5m", "666m4689p134679s", "55m6m13679p12479s", F3]
+    state = state1(hands, tail="8m")
+    do(state, 0, "discard", "5m")
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+    assert legal(state, 1) == set() and legal(state, 3) == set()
+    do(state, 2, "peng")
+    do(state, 2, "discard", "6m")
+    assert legal(state, 1) == {"S1 kong 6m", "S1 peng", "S1 pass"}
+    do(state, 1, "kong", "6m")
+    assert state.current == 1 and state.drawn == t("8m")  # replacement from the back
+
+
+# == 4.2 seats, dealing, wall ==============================================================
+def test_birds_reserved_from_the_back_of_the_wall_D53() -> None:
+    # W = the shuffled 112 tiles; after dealing 53, bird 1 is W's last tile, bird 2 the
+    # one before, ...; they are not part of the live wall.
+    w = full_set(HONGZHONG.tiles_for(HONGZHONG.resolve_options({})))
+    random.Random(7).shuffle(w)
+    deal = deal_from_wall(w, 0, {"birds": 4})
+    assert deal.reserved == {"birds": (w[-1], w[-2], w[-3], w[-4])}
+    assert deal.wall == tuple(w[53:-4])
+    # A match shuffles the same way (first_dealer 0 draws nothing from the seed).
+    state = Match("hongzhong", {"birds": 4}, 7).new_hand()
+    assert state.deal == deal
+    assert state.live == 55
+
+
+@pytest.mark.parametrize("no_wild", [False, True])
+@pytest.mark.parametrize("birds", [2, 4, 6])
+def test_bird_count_and_live_wall(birds: int, no_wild: bool) -> None:
+    # R at the start = 112 - 53 - N = 59 - N, or 55 - N in 转转.
+    opts = {"birds": birds, "no_wild": no_wild}
+    state = Match("hongzhong", opts, 3).new_hand()
+    assert len(state.reserved["birds"]) == birds
+    assert state.live == (55 if no_wild else 59) - birds
+    # a deal naming more birds than the option sets aside is rejected
+    rec = record(
+        hand([F0 + " 8m", F1, F2, F3], birds="3p " * (birds + 1), autoplay="tsumogiri"),
+        options=opts,
+    )
+    with pytest.raises(RecordError, match="birds"):
+        replay(rec)
+
+
+# -- end of the wall (D54) ------------------------------------------------------------------
+# Without claims, ordinary draw k goes to seat k mod 4 and leaves R = 57 - k:
+# R = 5 after S0's draw 52, R = 4 after S1's draw 53, R = 1 after S0's draw 56 and
+# R = 0 after S1's draw 57. No hand in these deals holds a pair that a draw could
+# complete, and every copy of the tiles the tests are about is dealt, so tsumogiri
+# (passing every claim) reaches those turns with no claim made.
+def test_no_peng_or_kong_of_a_discard_while_R_at_most_4_D54() -> None:
+    # S3 holds 55m 222m 666m; S0 holds 5m 6m, S1 holds 2m 5m.
+    hands = ["56m179m12468p136s 8s", "25m34689p134679s", F2, "55m222m666m148p27s"]
+    state = state1(hands)
+    drive_to(state, 5)
+    assert state.current == 0
+    for tile, offered in (("5m", {"S3 peng", "S3 pass"}), ("6m", {"S3 kong 6m", "S3 peng", "S3 pass"})):
+        trial = state.clone()
+        do(trial, 0, "discard", tile)  # a discard made with R = 5 can be pung / konged
+        assert legal(trial, 3) == offered
+    drive_to(state, 4)
+    assert state.current == 1
+    for tile in ("5m", "2m"):
+        trial = state.clone()
+        do(trial, 1, "discard", tile)  # with R = 4: no peng, no kong (and no window)
+        assert legal(trial, 3) == set()
+        assert trial.phase == "turn" and trial.current == 2
+
+
+def test_kong_only_while_R_at_least_1_D54() -> None:
+    # S0 holds 4444m, S1 3333m (concealed).
+    hands = ["4444m17m1468p136s 8s", "3333m689p134679s", F2, F3]
+    state = state1(hands)
+    drive_to(state, 4)
+    assert state.current == 1 and "S1 kong 3m" in legal(state, 1)  # R = 4: a kong is fine
+    drive_to(state, 1)
+    assert state.current == 0 and "S0 kong 4m" in legal(state, 0)
+    at_one = state.clone()
+    drive_to(state, 0)
+    assert state.current == 1
+    assert "kong" not in kinds(legal(state, 1))  # R = 0: no replacement tile exists
+    # The kong at R = 1 takes the last tile as its replacement; S0's discard then ends
+    # the hand (drawn). The concealed kong is paid even so: 2 from each, S0 +6; S0 drew
+    # the last tile and deals next (D55).
+    last = at_one.wall[at_one.hi - 1]
+    do(at_one, 0, "kong", "4m")
+    assert at_one.live == 0 and at_one.drawn == last
+    tsumogiri_step(at_one)
+    assert at_one.is_terminal()
+    res = at_one.result()
+    assert res.outcome == "draw"
+    assert res.deltas == [6, -2, -2, -2]
+    assert HONGZHONG.rules.next_dealer(at_one) == (0, {})
+
+
+def test_last_drawer_may_self_draw_D54() -> None:
+    # S1 (WA, waiting on 5s) draws the last tile, the 5s of the tail, with R = 0.
+    state = state1([F0 + " 8m", WA, F2, F3], tail="5s")
+    drive_to(state, 0)
+    assert state.current == 1 and state.drawn == t("5s")
+    assert "S1 hu" in legal(state, 1)
+    do(state, 1, "hu")
+    res = state.result()
+    assert res.win is not None and (res.win.winner, res.win.win_type) == (1, "self_draw")
+    assert res.deltas == [-2, 6, -2, -2]  # PLAIN self-draw: 2 from each
+
+
+def test_last_discard_only_won_on_else_drawn_hand_D54() -> None:
+    # S1 draws the last tile (5s) and discards it. S2 (WA) may win on it; S3 holds 55s
+    # but may not peng it.
+    hands = [F0 + " 8m", F1, WA, "55s178m12478p246s"]
+    state = state1(hands, tail="5s")
+    drive_to(state, 0)
+    assert state.current == 1
+    do(state, 1, "discard", "5s")
+    assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    assert legal(state, 3) == set()
+    drawn = state.clone()
+    do(state, 2, "hu")
+    res = state.result()
+    assert res.win is not None and (res.win.winner, res.win.win_type) == (2, "discard")
+    assert res.deltas == [0, -1, 1, 0]  # PLAIN discard win: the discarder pays 1
+    do(drawn, 2, "pass")  # nobody wins: the hand is drawn, nothing is paid
+    assert drawn.is_terminal()
+    assert drawn.result().outcome == "draw"
+    assert drawn.result().deltas == [0, 0, 0, 0]

@@ -205,7 +205,7 @@ class HandState:
         self.missed_win: list[set[int]] = [set() for _ in range(4)]
         self.missed_peng: list[set[int]] = [set() for _ in range(4)]
         self.extra: dict[str, Any] = {}
-        """Variant-specific public state; hooks keep only immutable values in it."""
+        """Variant state, immutable values only; keys starting with _ are hidden from seats."""
         if any(self.flowers):
             self._replace_dealt_flowers()
         self.rules.on_start(self)
@@ -776,6 +776,8 @@ class HandState:
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know: its own tiles, everything public, nothing hidden."""
         return {
+            "variant": self.variant.id,
+            "options": dict(self.options),
             "seat": seat,
             "dealer": self.dealer,
             "counters": dict(self.counters),
@@ -789,7 +791,7 @@ class HandState:
             "hand_sizes": [sum(c) for c in self.concealed],
             "flowers": [list(f) for f in self.flowers],
             "wild": self.wild,
-            "extra": dict(self.extra),
+            "extra": {k: v for k, v in self.extra.items() if not k.startswith("_")},
             "live": self.live,
             "phase": self.phase,
             "current": self.current,

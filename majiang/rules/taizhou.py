@@ -139,7 +139,7 @@ class TaizhouRules(BaseRules):
                 shanten_after = shanten(
                     after, wild=state.wild, seven_pairs=False, thirteen_orphans=False
                 )
-        state.extra["last"] = (seat, tile, raw, sheng_ok, shanten_after)
+        state.extra["_last"] = (seat, tile, raw, sheng_ok, shanten_after)  # private to settlement
         if event == "discard":
             state.extra["known"] = known | {tile}
             if tile == state.wild:
@@ -314,7 +314,7 @@ class TaizhouRules(BaseRules):
         """The 包三家 seat and its trigger, if any (RULES.md 5.5, D74)."""
         if not state.options["baopai"] or win.win_type not in ("discard", "rob_kong"):
             return None, ""
-        last = state.extra.get("last")
+        last = state.extra.get("_last")
         if last is None:
             return None, ""
         b, tile, raw, sheng_ok, shanten_after = last
