@@ -65,9 +65,7 @@ def tiles(text: str) -> list[int]:
     return [int(x) for x in parse_tiles(text)]
 
 
-def act(
-    seat: int, kind: str, tile: str | None = None, used: str | None = None
-) -> dict[str, Any]:
+def act(seat: int, kind: str, tile: str | None = None, used: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": seat, "type": kind}
     if tile is not None:
         out["tile"] = tile
@@ -165,12 +163,16 @@ def drive(state: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
     closes it first (every undecided seat passes)."""
     for a in actions:
         action = Action.from_json(act(*a))
-        if state.phase != "turn" and action.type != "pass":
-            if action.seat in state.decisions or action not in state.window_options.get(
-                action.seat, []
-            ):
-                state.close_window()
+        if state.phase != "turn" and not _claims_window(state, action):
+            state.close_window()
         state.apply(action)
+
+
+def _claims_window(state: HandState, action: Action) -> bool:
+    if action.type == "pass":
+        return True
+    offered = state.window_options.get(action.seat, [])
+    return action.seat not in state.decisions and action in offered
 
 
 def legal(state: HandState, seat: int) -> set[str]:
@@ -270,9 +272,7 @@ def test_flipped_white_dragon_is_ordinary() -> None:
     flipped = {"wild_mode": "flipped"}
     # flipped (indicator 7z): 55z is a natural pair, the hand has no wild: pure_seven_pairs,
     # S = 4, F = 4, a legal discard win at 3老: S0 pays 1 x 8 x 4 = 32.
-    h = play1(
-        hands, [(0, "discard", "8p"), (3, "hu")], indicator="7z", options=flipped, lao=3
-    )
+    h = play1(hands, [(0, "discard", "8p"), (3, "hu")], indicator="7z", options=flipped, lao=3)
     assert (h["winner"], h["win_type"], h["from"]) == (3, "discard", 0)
     assert h["patterns"] == ["pure_seven_pairs"]
     assert h["deltas"] == [-32, 0, 0, 32]
@@ -396,7 +396,12 @@ def test_kong_takes_replacement_and_burns_one_tile() -> None:
 # All four 5z sit in S1 and S2, so no wild is ever discarded (no 抓打).
 # L = 3. The dealer S0 = 123m 456m 789m 123p 5p waits on 5p only (no wild); S1 holds 55p
 # (peng) and two concealed quadruples 1111z 2222z; S3 holds the quadruple 7777s.
-END_HANDS = ["123m456m789m123p5p 9s", "55p1111z2222z55z9m", "8m369p369s345567z", "7777s258m48p2s367z"]
+END_HANDS = [
+    "123m456m789m123p5p 9s",
+    "55p1111z2222z55z9m",
+    "8m369p369s345567z",
+    "7777s258m48p2s367z",
+]
 END_TAIL = "9p 9p 1p 4m 6m 7m 1s 4s 5s 8s 9s 2p 4p 6p 7p 3s 4m 6m 7m 1s 5p"
 
 
@@ -538,9 +543,7 @@ def test_no_discard_win_when_baotou_ready(s3: str, discard: str) -> None:
 def test_discard_win_with_a_wild_when_not_baotou_ready() -> None:
     # S3 = 5z 123m 456m 789p 2s 4s 6s holds a wild but without it has no four sets:
     # it may win on the dealer's 3s (234s, pair 6s + 5z). basic_hand F = 1: S0 pays 8.
-    h = play1(
-        [A + " 3s", B, C, "5z123m456m789p246s"], [(0, "discard", "3s"), (3, "hu")], lao=3
-    )
+    h = play1([A + " 3s", B, C, "5z123m456m789p246s"], [(0, "discard", "3s"), (3, "hu")], lao=3)
     assert (h["winner"], h["win_type"], h["patterns"]) == (3, "discard", ["basic_hand"])
     assert h["deltas"] == [-8, 0, 0, 8]
 
@@ -930,8 +933,9 @@ def test_zhuada_no_discard_win_for_restricted_owner_may_win() -> None:
     state = state1(hands, draws=draws, lao=3)
     drive(state, actions)
     assert state.phase == "turn" and state.current == 3  # no window for S0
-    h = play1(hands, [*actions, (3, "discard", "2z"), (0, "discard", "4s"), (1, "hu")],
-              draws=draws, lao=3)
+    h = play1(
+        hands, [*actions, (3, "discard", "2z"), (0, "discard", "4s"), (1, "hu")], draws=draws, lao=3
+    )
     assert (h["winner"], h["from"], h["win_type"]) == (1, 0, "discard")
     assert h["deltas"] == [-8, 8, 0, 0]
 
@@ -952,3 +956,340 @@ def test_zhuada_hand_over_to_restricted_seat_discarding_a_wild() -> None:
     drive(state, [OPEN, (1, "discard", "5z"), (2, "discard", "1z"), (3, "discard", "2z")])
     drive(state, [(0, "discard", "2p")])
     assert legal(state, 1) == {"S1 peng", "S1 pass"}
+
+
+# == 2.4 winning: fan F = S x G x 2^(n+m) ======================================================
+# Winner S1 (kong family), self-draw on its first draw: deltas s1_self_draw(F).
+@pytest.mark.parametrize(
+    ("s1", "draw", "patterns", "f"),
+    [
+        # wild in the hand: S = 2 x 2^q
+        ("1133m5577p99s4z7z5z", "4z", ["seven_pairs"], 2),
+        ("1111m5577p99s4z7z5z", "4z", ["luxury_seven_pairs"], 4),
+        ("1111m9999m77p4z7z5z", "4z", ["double_luxury_seven_pairs"], 8),
+        ("1111m9999m7777z4z", "5z", ["triple_luxury_seven_pairs"], 16),
+        # no wild: 清七对, S = 4 x 2^q (D21)
+        ("1133m5577p99s77z4z", "4z", ["pure_seven_pairs"], 4),
+        ("1111m5577p99s77z4z", "4z", ["luxury_pure_seven_pairs"], 8),
+        ("1111m9999m77p77z4z", "4z", ["double_luxury_pure_seven_pairs"], 16),
+        ("1111m9999m7777z4z", "4z", ["triple_luxury_pure_seven_pairs"], 32),
+        # 七客: the 13 tiles before the draw minus the wild are six pairs: G = 2
+        ("1133m5577p99s77z5z", "4z", ["seven_pairs", "qike"], 4),
+        ("1111m5577p99s77z5z", "4z", ["luxury_seven_pairs", "qike"], 8),
+        ("1111m9999m77p77z5z", "4z", ["double_luxury_seven_pairs", "qike"], 16),
+        ("1111m9999m7777z5z", "4z", ["triple_luxury_seven_pairs", "qike"], 32),
+    ],
+)
+def test_seven_pairs_shapes(s1: str, draw: str, patterns: list[str], f: int) -> None:
+    h = play1([KA + " 6z", s1, KB, KC], [OPEN, (1, "hu")], draws=draw)
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert h["patterns"] == patterns
+    assert h["deltas"] == s1_self_draw(f)
+
+
+@pytest.mark.parametrize(
+    ("quad", "patterns", "f"),
+    [(False, ["seven_pairs"], 2), (True, ["luxury_seven_pairs"], 4)],
+)
+def test_wild_luxury_quad_D22(quad: bool, patterns: list[str], f: int) -> None:
+    # 111m + a wild standing for the 4th 1m: a quadruple only with wild_luxury_quad.
+    # 111m 33m 55p 77p 99s 4z 5z draws 4z (not 七客: 111m is no pair).
+    h = play1(
+        [KA + " 6z", "111m33m55p77p99s4z5z", KB, KC],
+        [OPEN, (1, "hu")],
+        draws="4z",
+        options={"wild_luxury_quad": quad},
+    )
+    assert h["patterns"] == patterns
+    assert h["deltas"] == s1_self_draw(f)
+
+
+@pytest.mark.parametrize("draw", ["9s", "5z"])
+def test_baotou(draw: str) -> None:
+    # 5z 123m 456m 789p 234s: without the wild four sets; the drawn tile (a wild too)
+    # pairs with it. G = 2, F = 2: [-4, 8, -2, -2].
+    h = play1([KA + " 6z", "5z123m456m789p234s", KB, KC], [OPEN, (1, "hu")], draws=draw)
+    assert h["patterns"] == ["basic_hand", "baotou"]
+    assert h["deltas"] == [-4, 8, -2, -2]
+
+
+def test_dealer_14th_tile_is_the_drawn_tile_D36() -> None:
+    # The dealer's 13 first tiles are 5z + four sets; his 14th (6z) is the drawn tile:
+    # 爆头 F = 2, each pays 1 x 2 x 2 = 4.
+    h = play1(["5z123m456m789p234s 6z", KA, KB, KC], [(0, "hu")])
+    assert (h["winner"], h["patterns"]) == (0, ["basic_hand", "baotou"])
+    assert h["deltas"] == [12, -4, -4, -4]
+
+
+def test_no_instant_win_dealer_first_turn_is_a_self_draw() -> None:
+    # Hangzhou has no instant win (2.4): the dealer's first-turn win is a plain self-draw.
+    h = play1(["5z123m456m789p234s 6z", KA, KB, KC], [(0, "hu")])
+    assert h["win_type"] == "self_draw"
+
+
+def test_no_win_right_after_peng_D5() -> None:
+    # S1 = 77z 123m 456m 789p 2s 5z pengs S0's 7z: its 11 concealed tiles are complete
+    # (2s + 5z pair), but no win in the action phase after a peng; a kong is offered.
+    state = state1([KA + " 7z", "77z123m456m789p2s5z", KB, KC])
+    drive(state, [(0, "discard", "7z"), (1, "peng")])
+    assert is_winning(state.hand_tiles(1), wild=t("5z"))
+    offered = legal(state, 1)
+    assert "S1 hu" not in offered and "S1 kong 7z 5z" in offered
+
+
+# The chain (D35) as records, for every row of the seed-name table of 2.4, kong family,
+# winner S1 (non-dealer), L = 1, b = 1: deltas [-2F, 4F, -F, -F].
+# After a wild discard by S1 the others are restricted (抓打) and discard their draws.
+def rnd(a: str, b: str, c: str) -> list[tuple[Any, ...]]:
+    """S2, S3, S0 each discard their drawn tile."""
+    return [(2, "discard", a), (3, "discard", b), (0, "discard", c)]
+
+
+def kong(seat: int, tile: str) -> tuple[Any, ...]:
+    return (seat, "kong", tile)
+
+
+P1 = (1, "discard", "5z")  # S1's 飘
+K7, K9, K1 = kong(1, "7z"), kong(1, "9m"), kong(1, "1m")
+R123 = rnd("1z", "2z", "3z")
+R447 = rnd("4z", "4z", "7z")
+HU1 = (1, "hu")
+BAO = "5z123m456m789p234s"  # 爆头-ready
+KBAO = "5z777z234p567p234s"  # 爆头-ready with 777z
+
+# fmt: off
+CHAIN_ROWS = [
+    # name, S1, draws, tail, actions, patterns, F, win_type
+    ("自摸", "123m456m789p234s7z", "7z", "", [OPEN, HU1], "basic_hand", 1, "self_draw"),
+    # 杠开: each kong takes a replacement and burns one tile (tail: repl, burn, repl, ...)
+    ("杠开", "777z234p567p234s6s", "7z", "6s 1z", [OPEN, K7, HU1],
+     "basic_hand gang", 2, "kong_replacement"),
+    ("双杠开", "777z999m234p567p6s", "7z", "9m 1z 6s 2z", [OPEN, K7, K9, HU1],
+     "basic_hand gang gang", 4, "kong_replacement"),
+    ("三杠开", "777z999m111m234p6p", "7z", "9m 1z 1m 2z 6p 3z", [OPEN, K7, K9, K1, HU1],
+     "basic_hand gang gang gang", 8, "kong_replacement"),
+    ("爆头", BAO, "9s", "", [OPEN, HU1], "basic_hand baotou", 2, "self_draw"),
+    ("杠暴", KBAO, "7z", "9s 1z", [OPEN, K7, HU1],
+     "basic_hand baotou gang", 4, "kong_replacement"),
+    ("双杠暴", "5z777z999m234p567p", "7z", "9m 1z 9s 2z", [OPEN, K7, K9, HU1],
+     "basic_hand baotou gang gang", 8, "kong_replacement"),
+    ("三杠暴", "5z777z999m111m234p", "7z", "9m 1z 1m 2z 9s 3z", [OPEN, K7, K9, K1, HU1],
+     "basic_hand baotou gang gang gang", 16, "kong_replacement"),
+    ("财飘", BAO, "5z 1z 2z 3z 9s", "", [OPEN, P1, *R123, HU1],
+     "basic_hand baotou piao", 4, "self_draw"),
+    ("双财飘", BAO, "5z 1z 2z 3z 5z 4z 4z 7z 9s", "", [OPEN, P1, *R123, P1, *R447, HU1],
+     "basic_hand baotou piao piao", 8, "self_draw"),
+    ("三财飘", BAO, "5z 1z 2z 3z 5z 4z 4z 7z 5z 7z 7z 7z 9s", "",
+     [OPEN, P1, *R123, P1, *R447, P1, *rnd("7z", "7z", "7z"), HU1],
+     "basic_hand baotou piao piao piao", 16, "self_draw"),
+    # 杠飘: kong (its replacement is a 5z), wild discard, then 爆头 on the next draw
+    ("杠飘", KBAO, "7z 1z 2z 3z 9s", "5z 4z", [OPEN, K7, P1, *R123, HU1],
+     "basic_hand baotou gang piao", 8, "self_draw"),
+    # 飘杠: wild discard, then kong, 爆头 on the replacement
+    ("飘杠", KBAO, "5z 1z 2z 3z 7z", "9s 4z", [OPEN, P1, *R123, K7, HU1],
+     "basic_hand baotou gang piao", 8, "kong_replacement"),
+    # n飘m杠 in any order: 飘, 杠 (replacement 5z), 飘, 爆头: n = 2, m = 1, F = 2^(1+3)
+    ("2飘1杠", KBAO, "5z 1z 2z 3z 7z 4z 4z 9m 9s", "5z 1m",
+     [OPEN, P1, *R123, K7, P1, *rnd("4z", "4z", "9m"), HU1],
+     "basic_hand baotou gang piao piao", 16, "self_draw"),
+    # 七客财飘 / 豪华七客财飘: S x 2 x 2^n
+    ("七客财飘", "1133m5577p99s77z5z", "5z 1z 2z 3z 4z", "", [OPEN, P1, *R123, HU1],
+     "seven_pairs qike piao", 8, "self_draw"),
+    ("豪华七客财飘", "1111m5577p99s77z5z", "5z 1z 2z 3z 4z", "", [OPEN, P1, *R123, HU1],
+     "luxury_seven_pairs qike piao", 16, "self_draw"),
+    # -- how the chain is read --
+    # a direct kong is a K too (杠开 on a direct kong of the dealer's 7z)
+    ("直杠开", "777z234p567p234s6s", "", "6s 1z", [(0, "discard", "7z"), K7, HU1],
+     "basic_hand gang", 2, "kong_replacement"),
+    # a non-wild discard (X) ends the chain: the earlier 飘 is void (财飘作废)
+    ("飘X爆头", BAO, "5z 1z 2z 3z 9m 4z 4z 7z 9s", "",
+     [OPEN, P1, *R123, (1, "discard", "9m"), *R447, HU1],
+     "basic_hand baotou", 2, "self_draw"),
+    # ... and a kong of an earlier turn does not count (kong, discard 9s, later a win)
+    ("杠X自摸", "777z123m456m789p2s", "7z 1z 2z 3z 2s", "9s 4z",
+     [OPEN, K7, (1, "discard", "9s"), *R123, HU1],
+     "basic_hand", 1, "self_draw"),
+    # a chi or peng ends it too: 飘, peng of the dealer's drawn 7z, added kong, 爆头 on
+    # the replacement: n = 0, m = 1
+    ("飘碰杠暴", KBAO, "5z 1z 2z 7z", "9s 4z",
+     [OPEN, P1, *rnd("1z", "2z", "7z"), (1, "peng"), K7, HU1],
+     "basic_hand baotou gang", 4, "kong_replacement"),
+    # not 爆头: a wild discard, then a plain self-draw is just 自摸 (n = 0)
+    ("飘自摸", "123m456m789p23s66s", "5z 1z 2z 3z 4s", "", [OPEN, P1, *R123, HU1],
+     "basic_hand", 1, "self_draw"),
+    # not 爆头: only the kongs after the last 飘 count (杠, 飘, 杠, win: m = 1)
+    ("杠飘杠开", "777z999m123m23s66s", "7z 1z 2z 3z 9m", "5z 4z 4s 1m",
+     [OPEN, K7, P1, *R123, K9, HU1],
+     "basic_hand gang", 2, "kong_replacement"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(
+    ("s1", "draws", "tail", "actions", "patterns", "f", "win_type"),
+    [pytest.param(*row[1:], id=row[0]) for row in CHAIN_ROWS],
+)
+def test_chain_D35(
+    s1: str,
+    draws: str,
+    tail: str,
+    actions: list[tuple[Any, ...]],
+    patterns: str,
+    f: int,
+    win_type: str,
+) -> None:
+    s0 = KA + " " + str(actions[0][2])
+    h = play1([s0, s1, KB, KC], actions, draws=draws, tail=tail)
+    assert (h["winner"], h["win_type"]) == (1, win_type)
+    assert h["patterns"] == patterns.split()
+    assert h["deltas"] == s1_self_draw(f)
+    assert {i["kind"] for i in h["items"]} == {"hu"}  # kongs are never paid (D27)
+
+
+# == 2.5 scoring and settlement ================================================================
+@pytest.mark.parametrize(
+    ("lao", "base", "deltas"),
+    [
+        (1, 1, [-4, 8, -2, -2]),  # S0 1 x 2 x 2 = 4, S2 S3 1 x 1 x 2 = 2
+        (2, 1, [-8, 12, -2, -2]),  # S0 1 x 4 x 2 = 8
+        (3, 1, [-16, 20, -2, -2]),  # S0 1 x 8 x 2 = 16
+        (2, 3, [-24, 36, -6, -6]),  # S0 3 x 4 x 2 = 24, S2 S3 3 x 1 x 2 = 6
+        (3, 5, [-80, 100, -10, -10]),  # S0 5 x 8 x 2 = 80, S2 S3 5 x 1 x 2 = 10
+    ],
+)
+def test_zhuangxian_score_by_level(lao: int, base: int, deltas: list[int]) -> None:
+    # S1 爆头 (F = 2): each pays b x Z x F, Z = 2^L with the dealer, 1 otherwise.
+    h = play1(
+        [KA + " 6z", BAO, KB, KC],
+        [OPEN, HU1],
+        draws="9s",
+        lao=lao,
+        options={"base_score": base},
+    )
+    assert h["deltas"] == deltas
+
+
+# The dealer S0 爆头 on his first draw after the deal: each non-dealer pays b x 2^L x 2.
+DEALER_WIN = hand(
+    [BAO + " 6z", KA, KB, KC],
+    [OPEN, (1, "discard", "1z"), (2, "discard", "2z"), (3, "discard", "3z"), (0, "hu")],
+    draws="1z 2z 3z 9s",
+)
+
+
+def test_dealer_win_paid_by_all_at_2_to_the_L() -> None:
+    # L = 2: each pays 1 x 4 x 2 = 8.
+    h = replay(record(DEALER_WIN, lao=2))["hands"][0]
+    assert (h["winner"], h["win_type"], h["patterns"]) == (0, "self_draw", ["basic_hand", "baotou"])
+    assert h["deltas"] == [24, -8, -8, -8]
+
+
+@pytest.mark.parametrize(
+    ("pay", "deltas"),
+    [("discarder", [-32, 0, 0, 32]), ("all", [-32, -4, -4, 40])],
+)
+def test_discard_pay_option_D25(pay: str, deltas: list[int]) -> None:
+    # HZ-3 shape: S3 wins on the dealer's 8p at L = 3, pure_seven_pairs F = 4.
+    # discarder: S0 pays 1 x 8 x 4 = 32. all: as a self-draw, S0 32, S1 and S2 1 x 1 x 4 = 4.
+    h = play1(
+        [A + " 8p", B, C, PAIRS_8P],
+        [(0, "discard", "8p"), (3, "hu")],
+        lao=3,
+        options={"discard_pay": pay},
+    )
+    assert h["win_type"] == "discard"
+    assert h["deltas"] == deltas
+
+
+def test_discard_pay_all_dealer_wins() -> None:
+    # The dealer wins on S1's 8p (F = 4) with discard_pay = all: each non-dealer pays
+    # 1 x 8 x 4 = 32.
+    h = play1(
+        [PAIRS_8P + " 6z", B, C, A],
+        [OPEN, (1, "discard", "8p"), (0, "hu")],
+        draws="3z",
+        lao=3,
+        options={"discard_pay": "all"},
+    )
+    assert h["deltas"] == [96, -32, -32, -32]
+
+
+def test_kongs_never_paid_even_in_a_drawn_hand_D27() -> None:
+    # S1 declares a concealed kong, then everybody discards what he draws until the wall
+    # ends: a drawn hand, nothing paid (no kong items).
+    h = play1(
+        [KA + " 6z", "777z123m456m789p2s", KB, KC],
+        [OPEN, (1, "kong", "7z")],
+        draws="7z",
+        tail="9s 1z",
+        autoplay="tsumogiri",
+        lao=2,
+    )
+    assert (h["outcome"], h["winner"], h["items"]) == ("draw", None, [])
+    assert h["deltas"] == [0, 0, 0, 0]
+    assert h["next"] == {"dealer": 0, "counters": {"lao": 3}}
+
+
+# == 2.6 dealer rotation and levels ============================================================
+DRAWN = {"deal": {}, "actions": [], "autoplay": "tsumogiri"}  # a shuffled hand, drawn
+
+
+def test_dealer_levels() -> None:
+    s2_wins = hand(
+        [KA + " 6z", KB, BAO, KC],
+        [OPEN, (1, "discard", "1z"), (2, "hu")],
+        draws="1z 9s",
+    )
+    rec = record(
+        DEALER_WIN,  # L 1: the dealer wins, stays, L 2 (each pays 1 x 2 x 2 = 4)
+        {**DRAWN, "dealer": 0},  # L 2: drawn, the dealer stays, L 3
+        {**DRAWN, "dealer": 0},  # L 3: drawn, L stays 3
+        DEALER_WIN,  # L 3: the dealer wins, L stays 3 (each pays 1 x 8 x 2 = 16)
+        s2_wins,  # L 3: S2 wins (爆头: S0 1 x 8 x 2 = 16, S1 S3 2), S2 deals at L 1
+        {**DRAWN, "dealer": 2},  # S2's L 1: drawn, L 2
+        lao=1,
+    )
+    res = replay(rec)
+    nexts = [(h["next"]["dealer"], h["next"]["counters"]["lao"]) for h in res["hands"]]
+    assert nexts == [(0, 2), (0, 3), (0, 3), (0, 3), (2, 1), (2, 2)]
+    deltas = [h["deltas"] for h in res["hands"]]
+    assert deltas == [
+        [12, -4, -4, -4],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+        [48, -16, -16, -16],
+        [-16, -2, 20, -2],
+        [0, 0, 0, 0],
+    ]
+    assert [h["outcome"] for h in res["hands"]] == ["win", "draw", "draw", "win", "win", "draw"]
+    assert res["totals"] == [44, -22, 0, -22]
+
+
+def test_start_lao_option() -> None:
+    # start_lao = 3 (笃三老庄), no counters given: the first hand is at L = 3, so the
+    # discard win of HZ-3 is legal (S0 pays 1 x 8 x 4 = 32), and the new dealer S3 starts
+    # at L = 3 too.
+    rec = record(
+        hand([A + " 8p", B, C, PAIRS_8P], [(0, "discard", "8p"), (3, "hu")]),
+        lao=None,
+        options={"start_lao": 3},
+    )
+    h = replay(rec)["hands"][0]
+    assert h["deltas"] == [-32, 0, 0, 32]
+    assert h["next"] == {"dealer": 3, "counters": {"lao": 3}}
+    # start_lao = 2: S1 爆头 at L = 2 (S0 1 x 4 x 2 = 8) and becomes dealer at L = 2.
+    rec = record(
+        hand([KA + " 6z", BAO, KB, KC], [OPEN, HU1], draws="9s"), lao=None, options={"start_lao": 2}
+    )
+    h = replay(rec)["hands"][0]
+    assert h["deltas"] == [-8, 12, -2, -2]
+    assert h["next"] == {"dealer": 1, "counters": {"lao": 2}}
+    assert Match("hangzhou", {"first_dealer": 0}).counters == {"lao": 1}  # default 平庄起
+
+
+@pytest.mark.parametrize(("penalty", "deltas"), [(None, [0, 0, 0, 0]), (2, [2, -6, 2, 2])])
+def test_escape_penalty_default_zero(penalty: int | None, deltas: list[int]) -> None:
+    options = {} if penalty is None else {"escape_penalty": penalty}
+    h = play1([A + " 6z", B, C, "147m258p369s1234z"], [OPEN, (1, "escape")], options=options)
+    assert (h["outcome"], h["winner"]) == ("draw", None)
+    assert h["deltas"] == deltas

@@ -151,9 +151,10 @@ def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
 def run(state: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
     """Apply (seat, type[, tile]) actions; a window nobody decides on is closed first."""
     for a in actions:
-        if state.phase != "turn" and a[0] not in state.window_options:
+        action = Action(a[0], a[1], None if len(a) < 3 else t(a[2]))
+        if state.phase != "turn" and action not in state.legal_actions(a[0]):
             state.close_window()
-        do(state, *a)
+        state.apply(action)
 
 
 def legal(state: HandState, seat: int) -> set[str]:
@@ -476,3 +477,265 @@ def test_last_discard_only_won_on_else_drawn_hand_D54() -> None:
     assert drawn.is_terminal()
     assert drawn.result().outcome == "draw"
     assert drawn.result().deltas == [0, 0, 0, 0]
+
+
+# == 4.3 claims ============================================================================
+# Robbers: R2 = 34m 666m 555p 555s 22m waits on 2m / 5m; R7 = 34m 666m 555p 22m 55s 7z
+# holds a 红中 and waits on 1m-5m, 5s (or a 7z); R3 = 46m 234m 33m 123p 678s waits on 5m.
+R2 = "34m666m555p555s22m"
+R7 = "34m666m555p22m55s7z"
+R3 = "46m234m33m123p678s"
+
+# S1 pengs S0's 5m, and three turns later draws the fourth 5m and adds it. S2 (a robber)
+# could win on S0's 5m too and is deemed to pass (弃胡), but draws again before the kong.
+ROB_DRAWS = "9p 3p 7s 5m"
+ROB_ACTIONS = [
+    (0, "discard", "5m"),
+    (1, "peng"),
+    (1, "discard", "9m"),
+    (2, "discard", "9p"),
+    (3, "discard", "3p"),
+    (0, "discard", "7s"),
+    (1, "kong", "5m"),
+]
+
+
+def rob_hands(robber: str = R2) -> list[str]:
+    return [F0 + " 5m", "55m9m13679p12479s", robber, F3]
+
+
+def rob_state(robber: str = R2, options: dict[str, Any] | None = None) -> HandState:
+    state = state1(rob_hands(robber), draws=ROB_DRAWS, options=options)
+    run(state, ROB_ACTIONS)
+    return state
+
+
+def rob_play(
+    extra: list[tuple[Any, ...]],
+    robber: str = R2,
+    options: dict[str, Any] | None = None,
+    **deal: Any,
+) -> dict[str, Any]:
+    return play1(
+        rob_hands(robber), [*ROB_ACTIONS, *extra], draws=ROB_DRAWS, options=options, **deal
+    )
+
+
+def test_win_by_robbing_an_added_kong() -> None:
+    state = rob_state()
+    assert state.phase == "rob" and legal(state, 2) == {"S2 hu", "S2 pass"}
+    # PLAIN: the konger S1 pays the robber 1. The robbed kong is not paid.
+    h = rob_play([(2, "hu")])
+    assert (h["winner"], h["win_type"], h["from"]) == (2, "rob_kong", 1)
+    assert h["patterns"] == ["basic_hand"]
+    assert items(h) == [("hu", 1, 2, 1)]
+    assert h["deltas"] == [0, -1, 1, 0]
+
+
+def test_no_robbing_a_concealed_kong_D9() -> None:
+    # S1 draws 9p and konges 5555m; S2 (R2, waiting on 5m) is offered nothing.
+    state = state1([F0 + " 8m", "5555m3679p12479s", R2, F3], draws="9p", tail="8s")
+    assert is_winning([*state.hand_tiles(2), t("5m")], wild=RED)
+    run(state, [(0, "discard", "8m"), (1, "kong", "5m")])
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("8s")
+    assert legal(state, 2) == set()
+
+
+def test_no_robbing_a_direct_kong_D9() -> None:
+    # With hongzhong_zimo, S2 (R7, holding a 红中) may not win on S0's 5m, but it could
+    # rob (D60). S1 konges the 5m directly: that kong cannot be robbed.
+    opts = {**PLAIN, "hongzhong_zimo": True}
+    hands = [F0 + " 5m", "555m9m3679p12479s", R7, F3]
+    state = state1(hands, tail="8s", options=opts)
+    do(state, 0, "discard", "5m")
+    assert legal(state, 1) == {"S1 kong 5m", "S1 peng", "S1 pass"}
+    assert legal(state, 2) == set()
+    do(state, 1, "kong", "5m")
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("8s")
+    assert legal(state, 2) == set()
+
+
+def test_one_winner_nearest_after_the_discarder() -> None:
+    # S2 discards 5m; S1 (R2) and S3 (R3) both win on it. After S2 come S3, S0, S1:
+    # S3 wins even though S1 is listed first. PLAIN: the discarder pays 1.
+    hands = [F0 + " 8m", R2, F2, R3]
+    base = [(0, "discard", "8m"), (1, "discard", "9p"), (2, "discard", "5m")]
+    state = state1(hands, draws="9p 5m")
+    run(state, base)
+    assert set(state.window_options) == {1, 3}
+    h = play1(hands, [*base, (1, "hu"), (3, "hu")], draws="9p 5m")
+    assert (h["winner"], h["from"], h["win_type"]) == (3, 2, "discard")
+    assert h["deltas"] == [0, 0, -1, 1]
+    h = play1(hands, [*base, (3, "pass"), (1, "hu")], draws="9p 5m")
+    assert (h["winner"], h["from"]) == (1, 2)
+    assert h["deltas"] == [0, 1, -1, 0]
+
+
+def test_one_winner_nearest_after_the_konger() -> None:
+    # S2 pengs S0's 5m and later adds the fourth; S1 (R2) and S3 (R3) may both rob.
+    # After the konger S2 come S3, S0, S1: S3 wins. PLAIN: the konger pays 1.
+    hands = [F0 + " 5m", R2, "55m9m13679p12479s", R3]
+    draws = "9p 7p 3p 5m"
+    actions = [
+        (0, "discard", "5m"),
+        (2, "peng"),
+        (2, "discard", "9m"),
+        (3, "discard", "9p"),
+        (0, "discard", "7p"),
+        (1, "discard", "3p"),
+        (2, "kong", "5m"),
+    ]
+    state = state1(hands, draws=draws)
+    run(state, actions)
+    assert state.phase == "rob" and set(state.window_options) == {1, 3}
+    h = play1(hands, [*actions, (1, "hu"), (3, "hu")], draws=draws)
+    assert (h["winner"], h["from"], h["win_type"]) == (3, 2, "rob_kong")
+    assert h["deltas"] == [0, 0, -1, 1]
+
+
+# -- 弃碰 / 弃胡 (D8) ---------------------------------------------------------------------------
+QP_HANDS = [F0 + " 5p", F1, "55p9m13679p12479s", F3]
+
+
+def test_qi_peng_no_peng_of_the_same_kind_before_own_draw() -> None:
+    # S2 passes on S0's 5p; S1 draws the fourth 5p and discards it: S2 may not peng it.
+    state = state1(QP_HANDS, draws="5p 2p")
+    do(state, 0, "discard", "5p")
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+    do(state, 2, "pass")
+    do(state, 1, "discard", "5p")
+    assert state.phase == "turn" and state.current == 2  # no window: S2 drew
+    acts = [(0, "discard", "5p"), (2, "pass"), (1, "discard", "5p"), (2, "peng")]
+    with pytest.raises(RecordError, match=r"action 3, seat 2"):
+        replay(record(hand(QP_HANDS, acts, draws="5p 2p")))
+
+
+def test_qi_peng_ends_at_own_draw() -> None:
+    # Same pass, but S2 draws (2p) before S3 discards the fourth 5p: S2 may peng it.
+    state = state1(QP_HANDS, draws="8m 2p 5p")
+    run(state, [(0, "discard", "5p"), (2, "pass"), (1, "discard", "8m"), (2, "discard", "2p")])
+    do(state, 3, "discard", "5p")
+    assert legal(state, 2) == {"S2 peng", "S2 pass"}
+
+
+QH_HANDS = [F0 + " 5m", F1, R2, F3]
+
+
+def test_qi_hu_no_win_on_the_same_kind_before_own_draw() -> None:
+    # S2 (R2, waiting on 2m / 5m) passes on S0's 5m. S1 then discards a 5m: no win for
+    # S2; a 2m instead (another kind of the same wait) may be won on.
+    state = state1(QH_HANDS, draws="5m")
+    do(state, 0, "discard", "5m")
+    assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    do(state, 2, "pass")
+    do(state, 1, "discard", "5m")
+    assert state.phase == "turn" and state.current == 2
+    acts = [(0, "discard", "5m"), (2, "pass"), (1, "discard", "5m"), (2, "hu")]
+    # in a record S2's hu is then its own turn's self-draw attempt, not a claim: illegal
+    with pytest.raises(RecordError, match=r"action 3, seat 2"):
+        replay(record(hand(QH_HANDS, acts, draws="5m 8s")))
+    other = state1(QH_HANDS, draws="2m")
+    run(other, [(0, "discard", "5m"), (2, "pass"), (1, "discard", "2m")])
+    assert legal(other, 2) == {"S2 hu", "S2 peng", "S2 pass"}  # R2 holds 22m
+
+
+def test_qi_hu_ends_at_own_draw() -> None:
+    # S2 passes on S0's 5m, draws 9p and discards it; S3 then discards a 5m: S2 wins on
+    # it. PLAIN discard win: S3 pays 1.
+    acts = [
+        (0, "discard", "5m"),
+        (2, "pass"),
+        (1, "discard", "8m"),
+        (2, "discard", "9p"),
+        (3, "discard", "5m"),
+        (2, "hu"),
+    ]
+    h = play1(QH_HANDS, acts, draws="8m 9p 5m")
+    assert (h["winner"], h["from"], h["win_type"]) == (2, 3, "discard")
+    assert h["deltas"] == [0, 0, 1, -1]
+
+
+def test_qi_hu_blocks_robbing_the_same_kind_before_own_draw() -> None:
+    # S2 (R2) passes on S0's 5m; S1 (555m) pengs it and at once adds its own fourth 5m.
+    # S2 may not rob that 5m: it has not drawn since. The kong stands (back draw 8s).
+    hands = [F0 + " 5m", "555m9m3679p12479s", R2, F3]
+    state = state1(hands, tail="8s")
+    do(state, 0, "discard", "5m")
+    assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    run(state, [(2, "pass"), (1, "peng")])
+    assert "S1 kong 5m" in legal(state, 1)
+    do(state, 1, "kong", "5m")
+    assert state.phase == "turn" and state.current == 1 and state.drawn == t("8s")
+    acts = [(0, "discard", "5m"), (2, "pass"), (1, "peng"), (1, "kong", "5m"), (2, "hu")]
+    with pytest.raises(RecordError, match=r"action 4, seat 2"):
+        replay(record(hand(hands, acts, tail="8s")))
+
+
+def test_declining_a_self_draw_is_not_qi_hu() -> None:
+    # S1 (WA) draws 5s and discards it instead of winning; S2 then discards another 5s:
+    # S1 may win on it (only passes on discard wins and robbing restrict, D8).
+    # PLAIN discard win: S2 pays 1.
+    hands = [F0 + " 8m", WA, F2, F3]
+    acts = [(0, "discard", "8m"), (1, "discard", "5s"), (2, "discard", "5s"), (1, "hu")]
+    h = play1(hands, acts, draws="5s 5s")
+    assert (h["winner"], h["from"], h["win_type"]) == (1, 2, "discard")
+    assert h["deltas"] == [0, 1, -1, 0]
+
+
+# -- 红中自摸 / 无红中可抢杠 (D60) ----------------------------------------------------------
+# S1 = 234m 456m 78p 23s 55p 7z waits on 6p, 9p, 1s, 4s (or a 7z); S0 discards 9p, S1's
+# first draw is 6p.
+ZM_HANDS = [F0 + " 9p", "234m456m78p23s55p7z", F2, F3]
+
+
+@pytest.mark.parametrize(
+    ("zimo", "win_type", "deltas"),
+    [
+        (False, "discard", [-1, 1, 0, 0]),  # S0 pays 1
+        (True, "self_draw", [-2, 6, -2, -2]),  # no win on the 9p; self-draw on 6p, 2 each
+    ],
+)
+def test_hongzhong_zimo(zimo: bool, win_type: str, deltas: list[int]) -> None:
+    opts = {**PLAIN, "hongzhong_zimo": zimo}
+    state = state1(ZM_HANDS, draws="6p", options=opts)
+    do(state, 0, "discard", "9p")
+    if zimo:
+        assert state.phase == "turn" and state.current == 1 and "S1 hu" in legal(state, 1)
+    else:
+        assert legal(state, 1) == {"S1 hu", "S1 pass"}
+    h = play1(ZM_HANDS, [(0, "discard", "9p"), (1, "hu")], draws="6p", options=opts)
+    assert (h["winner"], h["win_type"]) == (1, win_type)
+    assert h["deltas"] == deltas
+
+
+def test_hongzhong_zimo_only_restricts_seats_holding_a_red_dragon() -> None:
+    # S1 (WA, no 红中) wins on S0's 5s with hongzhong_zimo on. PLAIN: S0 pays 1.
+    opts = {**PLAIN, "hongzhong_zimo": True}
+    h = play1([F0 + " 5s", WA, F2, F3], [(0, "discard", "5s"), (1, "hu")], options=opts)
+    assert (h["winner"], h["win_type"], h["deltas"]) == (1, "discard", [-1, 1, 0, 0])
+
+
+@pytest.mark.parametrize("zimo", [False, True])
+@pytest.mark.parametrize("no_rob", [False, True])
+def test_no_hongzhong_rob(no_rob: bool, zimo: bool) -> None:
+    # S2 = R7 holds a 红中. no_hongzhong_rob forbids its robbing S1's added 5m;
+    # hongzhong_zimo does not (D60).
+    opts = {**PLAIN, "no_hongzhong_rob": no_rob, "hongzhong_zimo": zimo}
+    state = rob_state(R7, opts)
+    if no_rob:
+        assert state.phase == "turn" and state.current == 1  # the kong stood
+        assert legal(state, 2) == set()
+    else:
+        assert state.phase == "rob" and legal(state, 2) == {"S2 hu", "S2 pass"}
+        h = rob_play([(2, "hu")], R7, opts)
+        assert (h["winner"], h["win_type"], h["deltas"]) == (2, "rob_kong", [0, -1, 1, 0])
+    # a robber without a 红中 robs whatever the options
+    state = rob_state(R2, opts)
+    assert state.phase == "rob" and legal(state, 2) == {"S2 hu", "S2 pass"}
+
+
+def test_no_hongzhong_rob_does_not_stop_discard_wins_D60() -> None:
+    # R7 (holding a 红中) wins on S0's 5m with no_hongzhong_rob on. PLAIN: S0 pays 1.
+    opts = {**PLAIN, "no_hongzhong_rob": True}
+    h = play1(rob_hands(R7), [(0, "discard", "5m"), (2, "hu")], options=opts)
+    assert (h["winner"], h["win_type"], h["deltas"]) == (2, "discard", [-1, 0, 1, 0])

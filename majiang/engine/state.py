@@ -16,7 +16,7 @@ from operator import mul
 from typing import Any, NamedTuple
 
 from majiang.errors import IllegalActionError
-from majiang.hand import is_winning
+from majiang.hand import is_winning, waits
 from majiang.rules.base import Variant
 from majiang.scoring import Item, deltas
 from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
@@ -198,6 +198,8 @@ class HandState:
         self.last_turn = self.live <= variant.claim_end_live
         self.final_turn = False
         self.last_drawer = dealer
+        self.instant_declined: set[int] = set()
+        self._waits_cache: dict[int, tuple[tuple[Any, ...], frozenset[int]]] = {}
         self.claims_count = [[0] * 4 for _ in range(4)]
         """claims_count[a][b]: chi, peng and direct kongs seat a made on seat b's discards."""
         self.seat_log: list[list[str]] = [["D"] if s == dealer else [] for s in range(4)]
@@ -261,7 +263,13 @@ class HandState:
         """Other seats that may declare an instant win in the dealer's first turn (D56)."""
         if not self.first_turn:
             return []
-        return [s for s in range(4) if s != self.current and self.rules.instant_win(self, s)]
+        return [
+            s
+            for s in range(4)
+            if s != self.current
+            and s not in self.instant_declined
+            and self.rules.instant_win(self, s)
+        ]
 
     def hand_tiles(self, seat: int) -> list[int]:
         """The seat's concealed tiles, ascending."""
@@ -274,7 +282,7 @@ class HandState:
         if self.phase == "turn":
             if seat == self.current:
                 return list(self._turn_actions(seat))
-            return [_HU[seat]] if seat in self._instant_seats() else []
+            return [_HU[seat], _PASS[seat]] if seat in self._instant_seats() else []
         if seat in self.window_options and seat not in self.decisions:
             return list(self.window_options[seat])
         return []
@@ -339,9 +347,15 @@ class HandState:
         return found
 
     def _complete(self, seat: int, extra: int | None) -> bool:
-        tiles = self.hand_tiles(seat)
         if extra is not None:
-            tiles.append(extra)
+            # a seat's waits change only when its own tiles do: cache them per seat
+            key = (tuple(self.concealed[seat]), len(self.melds[seat]))
+            hit = self._waits_cache.get(seat)
+            if hit is None or hit[0] != key:
+                hit = (key, self._waits(seat))
+                self._waits_cache[seat] = hit
+            return extra in hit[1]
+        tiles = self.hand_tiles(seat)
         if self.melds[seat]:
             return is_winning(
                 tiles,
@@ -349,6 +363,13 @@ class HandState:
                 **{**self.shapes, "seven_pairs": False, "thirteen_orphans": False},
             )
         return is_winning(tiles, wild=self.wild, **self.shapes)
+
+    def _waits(self, seat: int) -> frozenset[int]:
+        """Kinds completing the seat's 3n+1 concealed tiles."""
+        shapes = self.shapes
+        if self.melds[seat]:
+            shapes = {**shapes, "seven_pairs": False, "thirteen_orphans": False}
+        return frozenset(waits(self.hand_tiles(seat), wild=self.wild, **shapes))
 
     # -- transitions -------------------------------------------------------------
     def clone(self) -> HandState:
@@ -371,6 +392,8 @@ class HandState:
         other.missed_peng = [set(r) for r in self.missed_peng]
         other.extra = dict(self.extra)
         other.flowers = [list(f) for f in self.flowers]
+        other.instant_declined = set(self.instant_declined)
+        other._waits_cache = dict(self._waits_cache)
         other.shapes = dict(self.shapes)
         return other
 
@@ -384,8 +407,11 @@ class HandState:
             return
         if self.phase == "turn":
             if action.seat != self.current:
-                if action.type == "hu" and action.seat in self._instant_seats():
+                if action.seat in self._instant_seats() and action.type in ("hu", "pass"):
                     self.history.append(action)
+                    if action.type == "pass":
+                        self.instant_declined.add(action.seat)  # D56: declined for good
+                        return
                     hand = self.hand_tiles(action.seat)
                     self._end_win(WinInfo(action.seat, "instant", hand[-1], None))
                     return
