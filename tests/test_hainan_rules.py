@@ -391,6 +391,9 @@ def test_fan_all_pungs() -> None:
     # 456p instead of 555p: no 番
     hands, acts = claim_flow("44m 1s 456p 666s 111z 9m", "peng", "4m", "1s", "9m", "4567z")
     no_fan_self_draw(hands, acts, "9m", "2z 3z")
+    # chi 123m instead of peng 444m (three concealed triplets): not all_pungs, no 番
+    hands, acts = claim_flow("23m 1s 555p 666s 111z 9m", "23m", "1m", "1s", "9m", "4567z")
+    no_fan_self_draw(hands, acts, "9m", "2z 3z")
 
 
 def test_fan_all_one_suit() -> None:
@@ -399,6 +402,9 @@ def test_fan_all_one_suit() -> None:
     assert_fan_win(hands, acts, "6m", ["all_one_suit"])
     # 234p instead of 234m: no 番
     hands, acts = claim_flow("11m 5z 234p 456m 78m 99m", "peng", "1m", "5z", "6m")
+    no_fan_self_draw(hands, acts, "6m", "6z 7z")
+    # characters and honours (pair 55z instead of 99m): not all_one_suit, no 番
+    hands, acts = claim_flow("11m 7z 234m 456m 78m 55z", "peng", "1m", "7z", "6m")
     no_fan_self_draw(hands, acts, "6m", "6z 7z")
 
 
@@ -617,12 +623,18 @@ def test_rob_not_direct_kong() -> None:
 WALL_A = ["469m147p147s1234z 5z", "555m258p258s1234z", "46m123p456p789s77z", "147m369p369s1345z"]
 
 
-@pytest.mark.parametrize("live", [20, 16])
+@pytest.mark.parametrize("live", [20, 17, 16])
 def test_discard_after_draw_leaving_16_only_claimable_for_a_win(live: int) -> None:
+    # the draw leaving R = live is the (91 - live)-th: S3 for 20 and 16, S2 for 17
+    seat = (91 - live) % 4
     st = state1(WALL_A, draws=padded_draws(WALL_A, {90 - live: "5m"}))
-    advance(st, 3, live)
+    advance(st, seat, live)
     assert st.drawn == t("5m")
-    do(st, 3, "discard", "5m")
+    do(st, seat, "discard", "5m")
+    if live == 17:
+        # S2's own 5m: S1 may still peng or kong it (S3, S2's next, has no chi)
+        assert {"S1 kong 5m", "S1 peng"} <= legal(st, 1)
+        return
     assert legal(st, 2) >= {"S2 hu", "S2 pass"}
     if live == 20:
         assert "S0 chi 46m" in legal(st, 0)

@@ -313,7 +313,7 @@ def test_four_red_dragons_are_never_konged() -> None:
     assert "S0 hu" in legal(state, 0)
     assert "kong" not in kinds(legal(state, 0))
     # S2 is dealt 777z and draws the fourth on its first turn: no kong (and no win).
-    s2 = "777z1m4m7m2p5p8p3s6s9s"
+    s2 = "777z1m4m7m2p5p8p3s6s9s1p"
     state = state1([F0 + " 8m", F1, s2, F3], draws="2p 7z")
     run(state, [(0, "discard", "8m"), (1, "discard", "2p")])
     assert state.current == 2 and state.drawn == RED
@@ -739,3 +739,136 @@ def test_no_hongzhong_rob_does_not_stop_discard_wins_D60() -> None:
     opts = {**PLAIN, "no_hongzhong_rob": True}
     h = play1(rob_hands(R7), [(0, "discard", "5m"), (2, "hu")], options=opts)
     assert (h["winner"], h["win_type"], h["deltas"]) == (2, "discard", [-1, 0, 1, 0])
+
+
+# == 4.4 winning ===========================================================================
+HEAVENLY = "234m345m456m555p5s 5s"  # the dealer's 14 dealt tiles, complete
+FOUR_RED = "7777z1m4m7m2p5p8p3s6s9s"  # 13 tiles, far from complete even with 4 wilds
+
+
+@pytest.mark.parametrize(
+    ("options", "deltas"),
+    [
+        # PLAIN: each of the others pays 2 -> S0 +6
+        (PLAIN, [6, -2, -2, -2]),
+        # defaults: no bird hits -> golden bird H = N = 2; the dealer wins, so every
+        # payment gets 庄闲 +1: each pays 2 + 2 + 1 = 5 -> S0 +15
+        ({}, [15, -5, -5, -5]),
+        # 转转: 天胡 does not mention 红中 and stays
+        ({**PLAIN, "no_wild": True}, [6, -2, -2, -2]),
+    ],
+)
+def test_heavenly_hand(options: dict[str, Any], deltas: list[int]) -> None:
+    hands = [HEAVENLY, F1, F2, F3]
+    assert "S0 hu" in legal(state1(hands, options=options), 0)
+    h = play1(hands, [(0, "hu")], options=options)
+    assert (h["winner"], h["win_type"], h["from"]) == (0, "instant", None)
+    assert h["patterns"] == ["basic_hand", "heavenly_hand"]
+    assert h["deltas"] == deltas
+    assert h["next"]["dealer"] == 0
+
+
+def test_heavenly_hand_offered_first_before_four_red_dragons_D56() -> None:
+    # The dealer's 14 tiles are complete and S2 was dealt four 红中. The dealer is asked
+    # first and his 天胡 is the win. PLAIN: each pays 2 -> S0 +6.
+    hands = [HEAVENLY, F1, FOUR_RED, F3]
+    state = state1(hands)
+    assert state.to_act() == [0, 2]
+    assert "S0 hu" in legal(state, 0)
+    assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    h = play1(hands, [(0, "hu")])
+    assert (h["winner"], h["win_type"]) == (0, "instant")
+    assert h["patterns"] == ["basic_hand", "heavenly_hand"]
+    assert h["deltas"] == [6, -2, -2, -2]
+
+
+def test_four_red_dragons_cannot_preempt_the_dealers_heavenly_hand_D56() -> None:
+    # 天胡优先级高于起手四红中: with both declared, the dealer's 天胡 wins, whatever order
+    # the record lists them in. Either S2's 四红中 waits for the dealer's decision (and
+    # the dealer's hu wins), or S2 may not declare before the dealer has been asked.
+    hands = [HEAVENLY, F1, FOUR_RED, F3]
+    try:
+        h = play1(hands, [(2, "hu"), (0, "hu")])
+    except RecordError as err:
+        assert "action 0, seat 2" in str(err), str(err)
+    else:
+        assert (h["winner"], h["win_type"]) == (0, "instant")
+        assert h["deltas"] == [6, -2, -2, -2]
+
+
+def test_dealer_four_red_dragons() -> None:
+    # The dealer holds 7777z and ten scattered tiles (not complete): 四红中, an instant
+    # self-draw. PLAIN: each pays 2 -> S0 +6.
+    hands = ["7777z1m4m7m2p5p8p3s6s9s 1p", F1, F2, F3]
+    assert not wins("7777z1m4m7m2p5p8p3s6s9s1p")
+    h = play1(hands, [(0, "hu")])
+    assert (h["winner"], h["win_type"]) == (0, "instant")
+    assert h["patterns"] == ["four_red_dragons"]
+    assert h["deltas"] == [6, -2, -2, -2]
+
+
+@pytest.mark.parametrize(
+    ("options", "deltas"),
+    [
+        (PLAIN, [-2, -2, 6, -2]),  # 2 from each
+        # defaults: golden bird H = 2; the dealer S0 pays 庄闲 +1: S0 2+2+1 = 5, S1 and
+        # S3 2+2 = 4 -> S2 +13
+        ({}, [-5, -4, 13, -4]),
+    ],
+)
+def test_non_dealer_four_red_dragons_before_dealers_first_discard(
+    options: dict[str, Any], deltas: list[int]
+) -> None:
+    hands = [F0 + " 8m", F1, FOUR_RED, F3]
+    state = state1(hands, options=options)
+    assert state.to_act() == [0, 2] and legal(state, 2) == {"S2 hu", "S2 pass"}
+    h = play1(hands, [(2, "hu")], options=options)
+    assert (h["winner"], h["win_type"], h["from"]) == (2, "instant", None)
+    assert h["patterns"] == ["four_red_dragons"]
+    assert h["deltas"] == deltas
+
+
+def test_no_four_red_dragons_after_dealers_first_discard() -> None:
+    hands = [F0 + " 8m", F1, FOUR_RED, F3]
+    state = state1(hands, draws="2p 9p")
+    do(state, 0, "discard", "8m")
+    assert legal(state, 2) == set()
+    do(state, 1, "discard", "2p")
+    assert state.current == 2 and kinds(legal(state, 2)) == {"discard"}  # no hu, no kong
+    with pytest.raises(RecordError, match=r"action 1, seat 2"):
+        replay(record(hand(hands, [(0, "discard", "8m"), (2, "hu")], draws="2p 9p")))
+
+
+def test_four_red_dragons_collected_later_give_no_instant_win() -> None:
+    # S2 is dealt 777z and draws the fourth 红中 on its first turn: no 四红中.
+    hands = [F0 + " 8m", F1, "777z1m4m7m2p5p8p3s6s9s1p", F3]
+    acts = [(0, "discard", "8m"), (1, "discard", "2p")]
+    state = state1(hands, draws="2p 7z")
+    run(state, acts)
+    assert state.concealed[2][RED] == 4
+    assert "hu" not in kinds(legal(state, 2))
+    with pytest.raises(RecordError, match=r"action 2, seat 2"):
+        replay(record(hand(hands, [*acts, (2, "hu")], draws="2p 7z")))
+
+
+def test_win_after_dealers_first_turn_kong_is_not_heavenly() -> None:
+    # The dealer's 14 tiles 5555m 234m 666m 55p 55s are not complete. He konges 5555m
+    # and the replacement 5p completes 234m 666m 555p 55s: a self-draw on a kong's
+    # replacement (kong_replacement), not 天胡 (his 14 dealt tiles were not complete).
+    # PLAIN: hu 2 from each (+6), concealed kong 2 from each (+6): S0 +12.
+    hands = ["5555m234m666m55p5s 5s", F1, F2, F3]
+    assert not wins("5555m234m666m55p55s")
+    h = play1(hands, [(0, "kong", "5m"), (0, "hu")], tail="5p")
+    assert (h["winner"], h["win_type"]) == (0, "kong_replacement")
+    assert h["patterns"] == ["basic_hand"]
+    assert h["deltas"] == [12, -4, -4, -4]
+
+
+def test_seven_pairs_quadruple_counts_as_two_pairs_pays_as_basic_D57() -> None:
+    # 2222m 33m 44m 55p 55s 6m + 6m: 2222m counts as two pairs (no standard reading:
+    # 234m 234m leaves 22m and a 55p 55s 66m pairs). PLAIN self-draw: 2 each, as 平胡.
+    hands = [F0 + " 8m", "2222m33m44m55p55s6m", F2, F3]
+    assert not wins("2222m33m44m55p55s66m", seven_pairs=False)
+    h = play1(hands, BASIC_ACTIONS, draws="6m")
+    assert h["patterns"] == ["seven_pairs"]
+    assert h["deltas"] == [-2, 6, -2, -2]

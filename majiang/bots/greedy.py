@@ -102,12 +102,23 @@ class GreedyBot:
         if len(best) == 1:
             return best[0][0]
         unseen = self._unseen(obs, hand)
+        allowed = set(self._kinds(obs))
+        # only kinds next to a held tile (or the wild) can be worth drawing
+        near = {wild} if wild is not None else set()
+        for t in set(hand):
+            if t < 27:
+                near.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9 and x >= 0)
+            else:
+                near.add(t)
+        candidates = [k for k in sorted(near & allowed) if k is not None and unseen[k]]
         scored = []
         for a, rest in best:
             gain = 0
-            for k in self._kinds(obs):
-                if unseen[k] and self._sh([*rest, k], wild, flags) < low:
+            for k in candidates:
+                rest.append(k)
+                if shanten(rest, wild=wild, **flags) < low:
                     gain += unseen[k]
+                rest.pop()
             scored.append((gain, a))
         top = max(g for g, _ in scored)
         choices = [a for g, a in scored if g == top]

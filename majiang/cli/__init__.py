@@ -37,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a majiang-record/1 file and show the result")
     r.add_argument("record", help="path of the record (JSON)")
     r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
+    from majiang.cli.simulate import add_parser as add_simulate
+
+    add_simulate(sub)
     ru = sub.add_parser("rules", help="list the variants, or one variant's room options")
     ru.add_argument("variant", nargs="?", help="a variant id, e.g. guangdong")
     return parser
@@ -52,11 +55,12 @@ def _overview() -> str:
         "Commands available now:",
         "  majiang replay RECORD [--json]     replay a game record and explain the result",
         "  majiang rules [VARIANT]            variants and their room options",
+        "  majiang simulate --variant V ...   many seeded hands between bots, in parallel",
         "  majiang waits HAND [--wild TILE]   shanten and waits of a hand",
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
-        "Coming next: bots and simulate, then the terminal game (play) and score.",
+        "Coming next: the terminal game (play) and the hand calculator (score).",
     ]
     return "\n".join(lines)
 
@@ -166,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_replay(args.record, args.json))
         elif args.command == "rules":
             print(_rules(args.variant))
+        elif args.command == "simulate":
+            from majiang.cli.simulate import main as simulate
+
+            return simulate(args)
     except MajiangError as err:
         print(f"majiang: error: {err}", file=sys.stderr)
         return 2
