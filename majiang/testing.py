@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from majiang.engine.match import Match
@@ -175,6 +175,7 @@ def check_variant(
     games: int = 100,
     seed: int = 0,
     deep_every: int = 7,
+    bots: Sequence[str] | None = None,
 ) -> int:
     """Play ``games`` seeded random hands and check every invariant; returns steps checked.
 
@@ -182,7 +183,8 @@ def check_variant(
     illegal ones are rejected with the state unchanged, clone() is independent,
     replay(record(game)) reproduces the result, and observations do not change
     when tiles hidden from that seat are permuted (on every ``deep_every``-th step).
-    Odd-numbered games steer discards towards wins so that settlement is exercised.
+    Odd-numbered games steer discards towards wins so that settlement is exercised;
+    with ``bots`` (four names) those bots choose every action instead.
     """
     options = dict(options or {})
     steps = 0
@@ -192,6 +194,11 @@ def check_variant(
         rng = random.Random((seed << 20) + game)
         match = Match(variant_id, options, seed * 100_003 + game)
         state = match.new_hand()
+        players = None
+        if bots is not None:
+            from majiang.bots import make_bot
+
+            players = [make_bot(name, random.Random(game * 4 + i)) for i, name in enumerate(bots)]
         step = 0
         while not state.is_terminal():
             if _tile_total(state) != total_tiles:
@@ -224,8 +231,12 @@ def check_variant(
                     other = _observation_key(_hidden_permuted(state, s, rng).observation(s))
                     if mine != other:
                         raise _fail(game, step, f"seat {s}'s observation depends on hidden tiles")
-            pick = _steered_action if game % 2 else _random_action
-            state.apply(pick(state, rng))
+            if players is not None:
+                seat = state.to_act()[0]
+                state.apply(players[seat].act(state.observation(seat), state.legal_actions(seat)))
+            else:
+                pick = _steered_action if game % 2 else _random_action
+                state.apply(pick(state, rng))
             step += 1
         steps += step
         res = state.result()

@@ -61,6 +61,11 @@ def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
     return out
 
 
+def check_sizes(hands: Sequence[str], dealer: int) -> None:
+    """Every hand is given in full (nothing is filled from the seed)."""
+    assert [len(ts(h)) for h in hands] == [14 if s == dealer else 13 for s in range(4)], hands
+
+
 def hand(
     hands: Sequence[str],
     actions: Iterable[tuple[Any, ...]] = (),
@@ -71,6 +76,7 @@ def hand(
     autoplay: str | None = None,
 ) -> dict[str, Any]:
     """One hand of a record; actions are (seat, type[, tile]) tuples (chi: the two tiles)."""
+    check_sizes(hands, 0 if dealer is None else dealer)
     out: dict[str, Any] = {
         "deal": {"hands": list(hands), "draws": draws, "tail": tail},
         "actions": [act(*a) for a in actions],
@@ -132,6 +138,7 @@ def state1(
     seed: int = 1,
 ) -> HandState:
     """The start of a hand built from a partial deal, for driving HandState directly."""
+    check_sizes(hands, dealer)
     match = Match(
         "hainan",
         {"first_dealer": dealer, **(options or {})},
@@ -233,7 +240,7 @@ def test_tile_set_144_with_one_of_each_flower() -> None:
     assert len(dealt) == 53 and len(st.deal.wall) == 91
     assert sorted(dealt + list(st.deal.wall)) == tiles
     # a deal may name 1f once, not twice
-    ok = play([F0 + " 1f", F0.replace("1234z", "567z"), F2, F3], autoplay="tsumogiri")
+    ok = play([F0 + " 1f", F0.replace("1234z", "4567z"), F2, F3], tail="5z", autoplay="tsumogiri")
     assert ok["outcome"] == "draw"
     with pytest.raises(RecordError, match="1f"):
         replay(record(hand([F0 + " 1f", F0, F2, F3], draws="1f", autoplay="tsumogiri")))
@@ -349,7 +356,7 @@ def test_fan_concealed() -> None:
     # S1 = 111z 456p 789s 56s 44p wins on S0's 4s with no meld: concealed alone
     # (111z is neither a dragon nor S1's seat wind 2z). S0 (dealer, discarder) pays 20,
     # S2 and S3 10 each.
-    f0, f2, f3 = fill("567z")
+    f0, f2, f3 = fill("4567z")
     hands = [f0 + " 4s", "111z 456p 789s 56s 44p", f2, f3]
     st = after(hands, [(0, "discard", "4s")])
     assert "S1 hu" in legal(st, 1)
@@ -357,7 +364,7 @@ def test_fan_concealed() -> None:
     assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["concealed"])
     assert h["deltas"] == [-20, 40, -10, -10]
     # the same hand with 111z as a peng: no 番
-    hands, acts = claim_flow("11z 9p 456p 789s 56s 44p", "peng", "1z", "9p", "4s", "567z")
+    hands, acts = claim_flow("11z 9p 456p 789s 56s 44p", "peng", "1z", "9p", "4s", "4567z")
     no_fan_self_draw(hands, acts, "4s", "2z 3z")
 
 
@@ -365,7 +372,7 @@ def test_fan_concealed_broken_by_concealed_kong_D40() -> None:
     # S1 = 1111z 456p 789s 56s 4p draws 3z, konges 1111z, gets 4p from the back, discards
     # 3z. S2's 4s would complete ckong 1z + 456p 456s 789s 44p, but the kong breaks
     # `concealed`, so no win; S1 then self-draws the next 4s.
-    f0, f2, f3 = fill("567z")
+    f0, f2, f3 = fill("4567z")
     hands = [f0 + " 2z", "1111z 456p 789s 56s 4p", f2, f3]
     acts: list[tuple[Any, ...]] = [
         (0, "discard", "2z"),
@@ -478,7 +485,12 @@ def test_seat_wind_by_position_from_dealer_D44(dealer: int) -> None:
     for n in "1234":
         others = [w for w in "1234" if w != n]
         hands, acts, draws = s1_peng_flow(
-            dealer, f"{n}{n}z 1s 123m 456p 789s 9p", f"{n}z", "1s", "9p", f"567{others[0]}z",
+            dealer,
+            f"{n}{n}z 1s 123m 456p 789s 9p",
+            f"{n}z",
+            "1s",
+            "9p",
+            f"567{others[0]}z",
             f"{others[1]}z",
         )
         st = after(hands, acts, draws=draws, dealer=dealer)
@@ -534,8 +546,9 @@ def test_fan_thirteen_orphans_D45() -> None:
     assert (h["winner"], h["patterns"]) == (1, ["concealed", "thirteen_orphans"])
     assert h["deltas"] == [-20, 40, -10, -10]
     # by self-draw too (S0 discards 5m, S1 draws 9s)
-    h = play([F0 + " 5m", "19m19p19s1234567z", F2, F3], [(0, "discard", "5m"), (1, "hu")],
-             draws="9s")
+    h = play(
+        [F0 + " 5m", "19m19p19s1234567z", F2, F3], [(0, "discard", "5m"), (1, "hu")], draws="9s"
+    )
     assert (h["win_type"], h["patterns"]) == (
         "self_draw",
         ["concealed", "thirteen_orphans", "self_draw"],
@@ -614,7 +627,8 @@ def test_rob_not_direct_kong() -> None:
 
 # == 3.2 end of the wall ==================================================================
 # With no claims and no back draws the k-th ordinary draw is made by seat k mod 4 and leaves
-# R = 91 - k: S3 makes the 75th (R = 16), S0 the 76th (R = 15), S3 also the 71st (R = 20).
+# R = 91 - k: S3 makes the 75th (R = 16), S0 the 76th (R = 15), S3 also the 71st (R = 20)
+# and S2 the 74th (R = 17).
 # Draws are padded with tiles that every seat discards at once (tsumogiri); claims offered
 # on the padding are passed.
 #
@@ -651,7 +665,12 @@ def test_discard_after_draw_leaving_16_only_claimable_for_a_win(live: int) -> No
 
 # Deal B: S0 = 1111m 23m 567p 789s 5s waits on 5s (and holds four 1m);
 # S3 = 666z 234m 567p 789s 1s waits on 1s.
-WALL_B = ["1111m 23m 567p 789s 5s 7z", "258m258p258s1234z", "369m369p369s1234z", "666z234m567p789s1s"]
+WALL_B = [
+    "1111m 23m 567p 789s 5s 7z",
+    "258m258p258s1234z",
+    "369m369p369s1234z",
+    "666z234m567p789s1s",
+]
 WALL_B_AVOID = "5s 1s 6z"
 
 
@@ -741,7 +760,7 @@ def test_flower_drawn_leaving_16_is_replaced_then_only_self_draw() -> None:
 # == 3.3 claims ===========================================================================
 # S1 and S2 both hold 23m. S0's 4m: only S1 (its next) may chi it. S1's 1m: only S2 may
 # chi it. S3's 4m: S0 is S3's next; S1 and S2 may not chi it.
-CHI_HANDS = ["17m258p369s1234z 4m", "239m147p147s4567z", "238m258p258s4567z", "147m369p369s1234z"]
+CHI_HANDS = ["17m258p369s12345z 4m", "239m147p147s4567z", "238m258p258s4567z", "147m369p369s1234z"]
 
 
 def test_chi_only_from_the_previous_seat() -> None:
@@ -757,9 +776,21 @@ def test_chi_only_from_the_previous_seat() -> None:
     do(st, 2, "discard", "5z")
     do(st, 3, "discard", "4m")
     assert st.phase == "turn" and st.current == 0  # nobody may claim S3's 4m
-    rec = record(hand(CHI_HANDS, [(0, "discard", "4m"), (1, "pass"), (1, "discard", "1m"),
-                                  (2, "pass"), (2, "discard", "5z"), (3, "discard", "4m"),
-                                  (1, "chi", "23m")], draws="1m 5z 4m"))
+    rec = record(
+        hand(
+            CHI_HANDS,
+            [
+                (0, "discard", "4m"),
+                (1, "pass"),
+                (1, "discard", "1m"),
+                (2, "pass"),
+                (2, "discard", "5z"),
+                (3, "discard", "4m"),
+                (1, "chi", "23m"),
+            ],
+            draws="1m 5z 4m",
+        )
+    )
     with pytest.raises(RecordError, match=r"action 6, seat 1"):
         replay(rec)
 
@@ -767,7 +798,7 @@ def test_chi_only_from_the_previous_seat() -> None:
 def test_peng_has_priority_over_chi() -> None:
     # S0's 4m: S1 may chi (23m), S2 may peng (44m). Both claim, the chi listed first:
     # the peng is executed although S1 is nearer after S0.
-    hands = ["17m258p369s1234z 4m", "239m147p147s4567z", "448m258p258s1567z", "147m369p369s1234z"]
+    hands = ["17m258p369s12345z 4m", "239m147p147s4567z", "448m258p258s1567z", "147m369p369s1234z"]
     st = state1(hands)
     do(st, 0, "discard", "4m")
     do(st, 1, "chi", "23m")
@@ -783,7 +814,7 @@ def test_peng_has_priority_over_chi() -> None:
 
 
 def test_kong_has_priority_over_chi() -> None:
-    hands = ["17m258p369s1234z 4m", "239m147p147s4567z", "158m258p258s1567z", "4449m369p369s123z"]
+    hands = ["17m258p369s12345z 4m", "239m147p147s4567z", "158m258p258s1567z", "4449m369p369s123z"]
     st = state1(hands, tail="6z")
     do(st, 0, "discard", "4m")
     assert legal(st, 3) == {"S3 kong 4m", "S3 peng", "S3 pass"}
@@ -800,7 +831,11 @@ JIE_HANDS = [
     "147m258p369s1234z",
     "456m123p678s111z5z",
 ]
-JIE_ACTIONS: list[tuple[Any, ...]] = [(0, "discard", "7z"), (1, "discard", "6z"), (2, "discard", "5z")]
+JIE_ACTIONS: list[tuple[Any, ...]] = [
+    (0, "discard", "7z"),
+    (1, "discard", "6z"),
+    (2, "discard", "5z"),
+]
 
 
 def test_one_winner_per_discard_first_after_the_discarder() -> None:
@@ -845,7 +880,7 @@ def test_no_missed_win_or_missed_peng_restriction_D46() -> None:
 # non-dealers.
 ONLY_CHOWS = claim_flow("12m 99m 9p 456p 67s 789s", "12m", "3m", "9p", "5s")
 # The concealed win of S1 on the dealer's 4s (test_fan_concealed).
-CONCEALED = [fill("567z")[0] + " 4s", "111z 456p 789s 56s 44p", *fill("567z")[1:]]
+CONCEALED = [fill("4567z")[0] + " 4s", "111z 456p 789s 56s 44p", *fill("4567z")[1:]]
 # A dealer self-draw: S0 = 123m 456p 789s 234s 5s (+ 7z, discarded) draws 5s after the
 # others discard 5z 6z 7z.
 DEALER_TSUMO = ["123m456p789s234s5s 7z", F0, F2, F3]
@@ -888,8 +923,12 @@ KONG_HANDS = [fill("4567z")[0] + " 3z", "333z 123p 456p 789s 1z", *fill("4567z")
 
 @pytest.mark.parametrize("u", [1, 2])
 def test_direct_kong_paid_10_by_each_of_the_three(u: int) -> None:
-    h = play(KONG_HANDS, [(0, "discard", "3z"), (1, "kong", "3z"), (1, "hu")], tail="1z",
-             options={"base_unit": u})
+    h = play(
+        KONG_HANDS,
+        [(0, "discard", "3z"), (1, "kong", "3z"), (1, "hu")],
+        tail="1z",
+        options={"base_unit": u},
+    )
     assert (h["winner"], h["win_type"]) == (1, "kong_replacement")
     assert "self_draw" in h["patterns"]
     # hu 20u from each + direct kong 10u from each (the discarder S0 pays no more)
@@ -952,8 +991,13 @@ def test_dealer_streak_multiplies_dealer_transfers_only_D38(bonus: bool) -> None
     assert h["deltas"] == [60 * m, -20 * m, -20 * m, -20 * m]
     # S1's direct kong and kong_replacement win: hu 20*m from S0, 20 from S2 and S3;
     # kong 10*m from S0, 10 from S2 and S3
-    h = play(KONG_HANDS, [(0, "discard", "3z"), (1, "kong", "3z"), (1, "hu")], tail="1z",
-             options=opts, wins=2)
+    h = play(
+        KONG_HANDS,
+        [(0, "discard", "3z"), (1, "kong", "3z"), (1, "hu")],
+        tail="1z",
+        options=opts,
+        wins=2,
+    )
     assert items(h, "kong") == [("kong", 0, 1, 10 * m), ("kong", 2, 1, 10), ("kong", 3, 1, 10)]
     assert h["deltas"] == [-30 * m, 30 * m + 60, -30, -30]
 
@@ -996,8 +1040,13 @@ BAO_DRAWS = "6z 7z 4p 6z 7z 7s 6z 7z"
 @pytest.mark.parametrize(("wins", "baopai"), [(0, True), (1, True), (0, False), (1, False)])
 def test_baopai_claimer_wins_on_the_liable_seats_discard_D41(wins: int, baopai: bool) -> None:
     # claims[S1][S0] = 3 (chi, chi, peng); S0 discards 5m and S1 wins (pair_258).
-    h = play(BAO_HANDS, [*BAO_CLAIMS, (0, "discard", "5m"), (1, "hu")], draws=BAO_DRAWS + " 5m",
-             options={"baopai": baopai}, wins=wins)
+    h = play(
+        BAO_HANDS,
+        [*BAO_CLAIMS, (0, "discard", "5m"), (1, "hu")],
+        draws=BAO_DRAWS + " 5m",
+        options={"baopai": baopai},
+        wins=wins,
+    )
     assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["pair_258"])
     m = 1 + wins  # S0 is the dealer: his own share carries the streak, S2's and S3's do not
     if baopai:
@@ -1010,9 +1059,17 @@ def test_baopai_claimer_wins_on_the_liable_seats_discard_D41(wins: int, baopai: 
 
 def test_baopai_needs_three_claims_between_the_same_two_seats() -> None:
     # The peng of 7s is made on S3's discard instead: claims[S1][S0] = 2, claims[S1][S3] = 1.
-    acts = [*BAO_CLAIMS[:8], (2, "discard", "6z"), (3, "discard", "7s"), (1, "peng"),
-            (1, "discard", "3z"), (2, "discard", "6z"), (3, "discard", "7z"),
-            (0, "discard", "5m"), (1, "hu")]
+    acts = [
+        *BAO_CLAIMS[:8],
+        (2, "discard", "6z"),
+        (3, "discard", "7s"),
+        (1, "peng"),
+        (1, "discard", "3z"),
+        (2, "discard", "6z"),
+        (3, "discard", "7z"),
+        (0, "discard", "5m"),
+        (1, "hu"),
+    ]
     h = play(BAO_HANDS, acts, draws="6z 7z 4p 6z 7s 6z 7z 5m")
     assert (h["winner"], h["from"]) == (1, 0)
     assert h["deltas"] == [-20, 40, -10, -10]
@@ -1069,12 +1126,23 @@ def test_no_instant_win_dealer_complete_at_the_deal_wins_by_self_draw() -> None:
     assert h["win_type"] == "self_draw"
 
 
+def test_no_instant_win_dealer_first_turn_kong_replacement() -> None:
+    # The dealer konges 1111z in his first turn and the replacement 5s completes
+    # kong 1z + 234m 567p 789s 55s: a win on a kong's replacement tile, not an instant win.
+    hands = ["1111z234m567p789s 5s", *fill("4567z")]
+    h = play(hands, [(0, "kong", "1z"), (0, "hu")], tail="5s")
+    assert h["winner"] == 0 and "self_draw" in h["patterns"]
+    # self-draw 20 from each + concealed kong 20 from each
+    assert h["deltas"] == [120, -40, -40, -40]
+    assert h["win_type"] == "kong_replacement"
+
+
 # == 3.6 dealer rotation ==================================================================
 def win_on_dealer_discard(w: int) -> list[str]:
     """Seat w holds 111z 456p 789s 56s 44p (concealed) and wins on the dealer S0's 4s."""
-    fills = iter(fill("567z")[1:])
+    fills = iter(fill("4567z")[1:])
     return [
-        fill("567z")[0] + " 4s" if s == 0 else "111z456p789s56s44p" if s == w else next(fills)
+        fill("4567z")[0] + " 4s" if s == 0 else "111z456p789s56s44p" if s == w else next(fills)
         for s in range(4)
     ]
 
@@ -1083,8 +1151,12 @@ def win_on_dealer_discard(w: int) -> list[str]:
 @pytest.mark.parametrize("rule", ["winner_next", "dealer_next"])
 def test_non_dealer_win_passes_the_deal_D37(w: int, rule: str) -> None:
     # s = 2 before; after a non-dealer win s = 0 (also when the new dealer is S0 again)
-    h = play(win_on_dealer_discard(w), [(0, "discard", "4s"), (w, "hu")], wins=2,
-             options={"dealer_after_xian_win": rule})
+    h = play(
+        win_on_dealer_discard(w),
+        [(0, "discard", "4s"), (w, "hu")],
+        wins=2,
+        options={"dealer_after_xian_win": rule},
+    )
     assert (h["winner"], h["from"]) == (w, 0)
     dealer = (w + 1) % 4 if rule == "winner_next" else 1
     assert h["next"] == {"dealer": dealer, "counters": {"dealer_wins": 0}}
@@ -1107,8 +1179,9 @@ def test_drawn_hand_dealer_stays_streak_unchanged(dealer: int) -> None:
 def test_next_hand_recomputes_seat_flowers_from_the_new_dealer() -> None:
     # Hand 1: S1 wins on S0's discard -> S2 deals hand 2, where S1 is pos 3 (flowers 4f/7f).
     first = hand(win_on_dealer_discard(1), [(0, "discard", "4s"), (1, "hu")])
-    hands, acts, draws = s1_peng_flow(2, "55m 123m 456p 789s 9p 7f", "5m", "1s", "9p", "1234z",
-                                      "5z")
+    hands, acts, draws = s1_peng_flow(
+        2, "55m 123m 456p 789s 9p 7f", "5m", "1s", "9p", "1234z", "5z"
+    )
     second = hand(hands, [*acts, (1, "hu")], draws=draws, tail="1s", dealer=2)
     result = replay(record(first, second))
     h = result["hands"][1]
@@ -1124,7 +1197,44 @@ def test_next_hand_recomputes_seat_flowers_from_the_new_dealer() -> None:
 # == 3.7 options ==========================================================================
 @pytest.mark.parametrize(("options", "paid"), [({}, 0), ({"escape_penalty": 5}, 5)])
 def test_escape_penalty_default_0(options: dict[str, Any], paid: int) -> None:
-    h = play([F0 + " 5z", F0, F2, F3], [(0, "discard", "5z"), (2, "escape")], options=options,
-             draws="6z")
+    h = play(
+        [F0 + " 5z", F0, F2, F3], [(0, "discard", "5z"), (2, "escape")], options=options, draws="6z"
+    )
     assert h["outcome"] == "draw"
     assert h["deltas"] == [paid, paid, -3 * paid, paid]
+
+
+# The deal of RULES.md HN-3: S2 chis 123m, 456p, 789s on S1's discards (claims[S2][S1] = 3)
+# and wins on S1's 7s; S0 is the dealer and neither of the two.
+HN3_HANDS = ["269m258p4s234567z 1z", "36m28p14s1234567z", "2388m56p5689s123z", "259m28p4s1234567z"]
+HN3_ACTIONS: list[tuple[Any, ...]] = [
+    (0, "discard", "1z"),
+    (1, "discard", "1m"),
+    (2, "chi", "23m"),
+    (2, "discard", "1z"),
+    (3, "discard", "7p"),
+    (0, "discard", "4p"),
+    (1, "discard", "4p"),
+    (2, "chi", "56p"),
+    (2, "discard", "2z"),
+    (3, "discard", "7s"),
+    (0, "discard", "7s"),
+    (1, "discard", "7s"),
+    (2, "chi", "89s"),
+    (2, "discard", "3z"),
+    (3, "discard", "1p"),
+    (0, "discard", "2s"),
+    (1, "discard", "7s"),
+    (2, "hu"),
+]
+
+
+@pytest.mark.parametrize("wins", [0, 1, 2])
+def test_baopai_each_share_with_its_own_streak_multiplier(wins: int) -> None:
+    # S1 pays alone: its own share 20 (two non-dealers), the dealer S0's share 10*(1+s),
+    # S3's share 10. s = 0: 40 (HN-3); s = 1: 50; s = 2: 60.
+    h = play(HN3_HANDS, HN3_ACTIONS, draws="1m 7p 4p 4p 7s 7s 7s 1p 2s 7s", wins=wins)
+    assert (h["winner"], h["from"], h["patterns"]) == (2, 1, ["only_chows", "pair_258"])
+    paid = 20 + 10 * (1 + wins) + 10
+    assert items(h) == [("baopai", 1, 2, paid)]
+    assert h["deltas"] == [0, -paid, paid, 0]

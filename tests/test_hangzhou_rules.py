@@ -41,7 +41,7 @@ from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay
 from majiang.rules.hangzhou import HANGZHOU
-from majiang.tiles import parse_tile, parse_tiles
+from majiang.tiles import format_tiles, parse_tile, parse_tiles
 
 # -- fillers (see the module docstring) -------------------------------------------------
 A = "147m147p147s1234z"
@@ -199,6 +199,29 @@ def tsumogiri_step(state: HandState) -> None:
     if tile is None or not state.concealed[seat][tile]:
         tile = max(x for x in range(34) if state.concealed[seat][x])
     state.apply(Action(seat, "discard", tile))
+
+
+def shuffled_deal(seed: int, dealer: int) -> dict[str, Any]:
+    """A complete deal from a wall shuffled with ``seed``, written as a record deal."""
+    w = full_set(HANGZHOU.tile_counts)
+    random.Random(seed).shuffle(w)
+    deal = deal_from_wall(w, dealer, {})
+    hands = [
+        format_tiles(h[:-1]) + " " + format_tiles(h[-1:]) if s == dealer else format_tiles(h)
+        for s, h in enumerate(deal.hands)
+    ]
+    return {"hands": hands, "draws": " ".join(format_tiles([x]) for x in deal.wall)}
+
+
+def rest_of_wall(hands: Sequence[str], draws: str, tail: str, seed: int = 1) -> str:
+    """``draws`` followed by every tile the deal does not name (shuffled with ``seed``), so
+    that a record names its whole live wall."""
+    left = list(HANGZHOU.tile_counts)
+    for x in tiles(" ".join([*hands, draws, tail])):
+        left[x] -= 1
+    rest = full_set(left)
+    random.Random(seed).shuffle(rest)
+    return " ".join([draws, *(format_tiles([x]) for x in rest)])
 
 
 def s1_self_draw(f: int, lao: int = 1, b: int = 1) -> list[int]:
@@ -371,6 +394,9 @@ def test_discarded_wild_is_never_claimed() -> None:
     rec = record(hand(hands, [(0, "discard", "5z"), (3, "hu")], draws="9m"), lao=3)
     with pytest.raises(RecordError, match=r"hand 0, action 1, seat 3"):
         replay(rec)
+    # The discarder of a wild starts a 抓打 period, which already bars every other seat from
+    # claiming; the rule also stands on its own in the variant's data.
+    assert not HANGZHOU.wild_discard_claims
 
 
 # == 2.2 wall ================================================================================
@@ -805,7 +831,7 @@ def test_dao_chengbao_alone() -> None:
         (1, "chi", None, "56m"),
         (1, "discard", "6s"),
         (2, "discard", "7z"),
-        (3, "discard", "9p"),
+        (3, "discard", "2s"),
         (0, "discard", "7m"),
         (1, "chi", None, "89m"),
         (1, "discard", "9s"),
@@ -813,7 +839,7 @@ def test_dao_chengbao_alone() -> None:
         (3, "discard", "3z"),
         (0, "hu"),
     ]
-    h = play1(hands, actions, draws="3z 8s 4m 7z 9p 7m 6z 3z 1s", lao=3)
+    h = play1(hands, actions, draws="3z 8s 4m 7z 2s 7m 6z 3z 1s", lao=3)
     assert (h["winner"], h["win_type"], h["patterns"]) == (0, "self_draw", ["basic_hand"])
     assert items(h) == [("chengbao", 1, 0, 48)]
     assert h["deltas"] == [48, -48, 0, 0]
@@ -1217,10 +1243,11 @@ def test_discard_pay_all_dealer_wins() -> None:
 def test_kongs_never_paid_even_in_a_drawn_hand_D27() -> None:
     # S1 declares a concealed kong, then everybody discards what he draws until the wall
     # ends: a drawn hand, nothing paid (no kong items).
+    hands = [KA + " 6z", "777z123m456m789p2s", KB, KC]
     h = play1(
-        [KA + " 6z", "777z123m456m789p2s", KB, KC],
+        hands,
         [OPEN, (1, "kong", "7z")],
-        draws="7z",
+        draws=rest_of_wall(hands, "7z", "9s 1z"),
         tail="9s 1z",
         autoplay="tsumogiri",
         lao=2,
@@ -1231,7 +1258,12 @@ def test_kongs_never_paid_even_in_a_drawn_hand_D27() -> None:
 
 
 # == 2.6 dealer rotation and levels ============================================================
-DRAWN = {"deal": {}, "actions": [], "autoplay": "tsumogiri"}  # a shuffled hand, drawn
+
+
+def drawn_hand(dealer: int, seed: int) -> dict[str, Any]:
+    """A shuffled hand played out by tsumogiri: it ends drawn (nobody ever wins)."""
+    deal = shuffled_deal(seed, dealer)
+    return {"dealer": dealer, "deal": deal, "actions": [], "autoplay": "tsumogiri"}
 
 
 def test_dealer_levels() -> None:
@@ -1242,11 +1274,11 @@ def test_dealer_levels() -> None:
     )
     rec = record(
         DEALER_WIN,  # L 1: the dealer wins, stays, L 2 (each pays 1 x 2 x 2 = 4)
-        {**DRAWN, "dealer": 0},  # L 2: drawn, the dealer stays, L 3
-        {**DRAWN, "dealer": 0},  # L 3: drawn, L stays 3
+        drawn_hand(0, 1),  # L 2: drawn, the dealer stays, L 3
+        drawn_hand(0, 2),  # L 3: drawn, L stays 3
         DEALER_WIN,  # L 3: the dealer wins, L stays 3 (each pays 1 x 8 x 2 = 16)
         s2_wins,  # L 3: S2 wins (爆头: S0 1 x 8 x 2 = 16, S1 S3 2), S2 deals at L 1
-        {**DRAWN, "dealer": 2},  # S2's L 1: drawn, L 2
+        drawn_hand(2, 3),  # S2's L 1: drawn, L 2
         lao=1,
     )
     res = replay(rec)
@@ -1290,6 +1322,6 @@ def test_start_lao_option() -> None:
 @pytest.mark.parametrize(("penalty", "deltas"), [(None, [0, 0, 0, 0]), (2, [2, -6, 2, 2])])
 def test_escape_penalty_default_zero(penalty: int | None, deltas: list[int]) -> None:
     options = {} if penalty is None else {"escape_penalty": penalty}
-    h = play1([A + " 6z", B, C, "147m258p369s1234z"], [OPEN, (1, "escape")], options=options)
+    h = play1([A + " 6z", B, C, "147m258p369s1234z"], [(1, "escape")], options=options)
     assert (h["outcome"], h["winner"]) == ("draw", None)
     assert h["deltas"] == deltas

@@ -227,9 +227,7 @@ def test_no_wild_108_tiles_no_red_dragons_no_wilds() -> None:
     assert state.wild is None
     assert state.live == 53  # 108 - 53 - 2 = 55 - N
     # a deal naming a 7z under no_wild is rejected (转转 has no 红中)
-    rec = record(
-        hand([F0 + " 8m", F1, F2, "7z"], autoplay="tsumogiri"), options={"no_wild": True}
-    )
+    rec = record(hand([F0 + " 8m", F1, F2, "7z"], autoplay="tsumogiri"), options={"no_wild": True})
     with pytest.raises(RecordError, match="7z"):
         replay(rec)
 
@@ -296,7 +294,9 @@ def test_discarded_red_dragon_cannot_be_pung_but_can_be_won_on_D58() -> None:
     assert legal(state, 3) == set()
     assert legal(state, 2) == set()
     for claim in ("peng", "kong"):
-        rec = record(hand(hands, [(0, "discard", "7z"), (3, claim, "7z" if claim == "kong" else None)]))
+        rec = record(
+            hand(hands, [(0, "discard", "7z"), (3, claim, "7z" if claim == "kong" else None)])
+        )
         with pytest.raises(RecordError, match=r"action 1, seat 3"):
             replay(rec)
     # Discard win, PLAIN: the discarder S0 pays 1.
@@ -407,7 +407,10 @@ def test_no_peng_or_kong_of_a_discard_while_R_at_most_4_D54() -> None:
     state = state1(hands)
     drive_to(state, 5)
     assert state.current == 0
-    for tile, offered in (("5m", {"S3 peng", "S3 pass"}), ("6m", {"S3 kong 6m", "S3 peng", "S3 pass"})):
+    for tile, offered in (
+        ("5m", {"S3 peng", "S3 pass"}),
+        ("6m", {"S3 kong 6m", "S3 peng", "S3 pass"}),
+    ):
         trial = state.clone()
         do(trial, 0, "discard", tile)  # a discard made with R = 5 can be pung / konged
         assert legal(trial, 3) == offered
@@ -616,6 +619,24 @@ def test_qi_peng_ends_at_own_draw() -> None:
     run(state, [(0, "discard", "5p"), (2, "pass"), (1, "discard", "8m"), (2, "discard", "2p")])
     do(state, 3, "discard", "5p")
     assert legal(state, 2) == {"S2 peng", "S2 pass"}
+
+
+def test_qi_peng_not_lifted_by_a_claim() -> None:
+    # S2 (55p 22m) passes on S0's 5p, then pengs S1's 2m and discards 9m: a claim is not
+    # a draw, so S3's 5p still may not be pung by S2.
+    hands = [F0 + " 5p", F1, "55p22m9m679p12479s", F3]
+    acts = [
+        (0, "discard", "5p"),
+        (2, "pass"),
+        (1, "discard", "2m"),
+        (2, "peng"),
+        (2, "discard", "9m"),
+    ]
+    state = state1(hands, draws="2m 5p")
+    run(state, acts)
+    assert state.current == 3 and state.drawn == t("5p")
+    do(state, 3, "discard", "5p")
+    assert "S2 peng" not in legal(state, 2)
 
 
 QH_HANDS = [F0 + " 5m", F1, R2, F3]
@@ -872,3 +893,302 @@ def test_seven_pairs_quadruple_counts_as_two_pairs_pays_as_basic_D57() -> None:
     h = play1(hands, BASIC_ACTIONS, draws="6m")
     assert h["patterns"] == ["seven_pairs"]
     assert h["deltas"] == [-2, 6, -2, -2]
+
+
+# == 4.5 scoring and settlement ==============================================================
+@pytest.mark.parametrize("u", [1, 3])
+def test_self_draw_pays_2_from_each(u: int) -> None:
+    # S1 self-draws (BASIC): each of the other three pays 2U.
+    h = play1(BASIC, BASIC_ACTIONS, draws="5s", options={**PLAIN, "base_score": u})
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert items(h) == [("hu", 0, 1, 2 * u), ("hu", 2, 1, 2 * u), ("hu", 3, 1, 2 * u)]
+    assert h["deltas"] == [-2 * u, 6 * u, -2 * u, -2 * u]
+
+
+# S1 (WA) draws 9p and discards it, S2 draws 3s and discards it, S3 draws 5s and
+# discards it: S1 wins on it.
+DISCARD_ACTIONS = [
+    (0, "discard", "8m"),
+    (1, "discard", "9p"),
+    (2, "discard", "3s"),
+    (3, "discard", "5s"),
+    (1, "hu"),
+]
+
+
+@pytest.mark.parametrize("u", [1, 3])
+def test_discard_win_pays_1_from_the_discarder(u: int) -> None:
+    h = play1(BASIC, DISCARD_ACTIONS, draws="9p 3s 5s", options={**PLAIN, "base_score": u})
+    assert (h["winner"], h["win_type"], h["from"]) == (1, "discard", 3)
+    assert items(h) == [("hu", 3, 1, u)]
+    assert h["deltas"] == [0, u, 0, -u]
+
+
+@pytest.mark.parametrize("u", [1, 2])
+def test_robbing_pays_1_from_the_konger(u: int) -> None:
+    # PLAIN: only the konger S1 pays, U.
+    h = rob_play([(2, "hu")], options={**PLAIN, "base_score": u})
+    assert items(h) == [("hu", 1, 2, u)]
+    assert h["deltas"] == [0, -u, u, 0]
+
+
+@pytest.mark.parametrize(
+    ("pays_all", "u", "deltas"),
+    [
+        # default: the konger pays 1 + H = 1 + 1 = 2; no 庄闲 (neither S1 nor S2 deals)
+        (False, 1, [0, -2, 2, 0]),
+        # 抢杠胡包三家: the three self-draw shares, all from S1:
+        # S0 (the dealer) 2 + 1 + 1 = 4, S1 2 + 1 = 3, S3 2 + 1 = 3 -> 10
+        (True, 1, [0, -10, 10, 0]),
+        (True, 2, [0, -20, 20, 0]),
+    ],
+)
+def test_rob_kong_pays_all(pays_all: bool, u: int, deltas: list[int]) -> None:
+    # defaults otherwise (庄闲 on); birds 5p (hit) and 3p: H = 1
+    opts = {"rob_kong_pays_all": pays_all, "base_score": u}
+    h = rob_play([(2, "hu")], options=opts, birds="5p 3p")
+    assert (h["winner"], h["win_type"]) == (2, "rob_kong")
+    assert {i[1] for i in items(h)} == {1}  # every payment comes from the konger
+    if pays_all:
+        assert items(h, "hu") == [("hu", 1, 2, 2 * u)] * 3
+        assert items(h, "bird") == [("bird", 1, 2, u)] * 3
+        assert items(h, "zhuangxian") == [("zhuangxian", 1, 2, u)]
+    assert h["deltas"] == deltas
+
+
+ALL_KINDS = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["7z"]
+
+
+@pytest.mark.parametrize("bird", ALL_KINDS)
+def test_bird_hits_on_1_5_9_and_red_dragon(bird: str) -> None:
+    # BASIC self-draw, PLAIN (golden bird off), birds: the tested tile and 2s (a miss).
+    # A hit adds H x bird_value = 1 per payer: each pays 2 + H.
+    hit = bird == "7z" or bird[0] in "159"
+    h = play1(BASIC, BASIC_ACTIONS, draws="5s", birds=f"{bird} 2s")
+    pay = 2 + hit
+    assert h["deltas"] == [-pay, 3 * pay, -pay, -pay]
+    assert items(h, "bird") == ([("bird", p, 1, 1) for p in (0, 2, 3)] if hit else [])
+
+
+@pytest.mark.parametrize(
+    ("n", "birds", "bird_value", "golden", "per_payer"),
+    [
+        (2, "1m 2s", 1, False, 2 + 1),  # H = 1
+        (2, "1m 9s", 2, False, 2 + 2 * 2),  # H = 2, bird_value 2
+        (4, "1m 5p 9s 7z", 1, False, 2 + 4),  # H = 4
+        (6, "1m 5p 9s 7z 2m 3p", 1, False, 2 + 4),  # H = 4 of 6
+        (2, "3p 2s", 1, True, 2 + 2),  # no hit, golden bird: H = N = 2
+        (4, "2m 3p 4s 6m", 1, True, 2 + 4),  # golden: H = 4
+        (6, "2m 3p 4s 6m 7m 8s", 1, True, 2 + 6),  # golden: H = 6
+        (6, "2m 3p 4s 6m 7m 8s", 2, True, 2 + 6 * 2),  # golden, bird_value 2
+        (6, "2m 3p 4s 6m 7m 8s", 1, False, 2),  # no hit, golden off: no bird points
+        (6, "2m 3p 4s 6m 7m 1s", 1, True, 2 + 1),  # one hit: golden does not apply
+    ],
+)
+def test_birds_count_value_and_golden_bird(
+    n: int, birds: str, bird_value: int, golden: bool, per_payer: int
+) -> None:
+    # BASIC self-draw without 庄闲: each of the three payers pays 2 + H x bird_value.
+    opts = {"birds": n, "bird_value": bird_value, "golden_bird": golden, "zhuang_xian": False}
+    h = play1(BASIC, BASIC_ACTIONS, draws="5s", birds=birds, options=opts)
+    assert h["deltas"] == [-per_payer, 3 * per_payer, -per_payer, -per_payer]
+
+
+def test_birds_paid_only_by_the_hu_payer_and_times_base_score() -> None:
+    # Discard win of S1 on S3's 5s; birds 1m, 9s: H = 2, bird_value 2, U = 3, no 庄闲:
+    # S3 alone pays 1x3 + 2x2x3 = 15.
+    opts = {"bird_value": 2, "base_score": 3, "zhuang_xian": False}
+    h = play1(BASIC, DISCARD_ACTIONS, draws="9p 3s 5s", birds="1m 9s", options=opts)
+    assert items(h) == [("bird", 3, 1, 12), ("hu", 3, 1, 3)]
+    assert h["deltas"] == [0, 15, 0, -15]
+
+
+# The dealer S0 (WA) discards 8m; S1 (2p), S2 (8s) and S3 (3p) discard their draws; S0
+# draws 5s and wins.
+DEALER_HANDS = [WA + " 8m", F1, F2, F3]
+DEALER_DRAWS = "2p 8s 3p 5s"
+DEALER_ACTIONS = [
+    (0, "discard", "8m"),
+    (1, "discard", "2p"),
+    (2, "discard", "8s"),
+    (3, "discard", "3p"),
+    (0, "hu"),
+]
+
+
+@pytest.mark.parametrize(
+    ("zx", "case", "deltas", "plus_ones"),
+    [
+        # S1 self-draws: only the dealer's payment gets +1: S0 2 + 1, S2 and S3 2
+        (True, "s1_self_draw", [-3, 7, -2, -2], 1),
+        (False, "s1_self_draw", [-2, 6, -2, -2], 0),
+        # the dealer self-draws: every payment is his: each pays 2 + 1
+        (True, "dealer_self_draw", [9, -3, -3, -3], 3),
+        (False, "dealer_self_draw", [6, -2, -2, -2], 0),
+        # S3 discards to S1: no dealer involved, no +1
+        (True, "s3_to_s1", [0, 1, 0, -1], 0),
+        # the dealer discards to S1: 1 + 1
+        (True, "dealer_to_s1", [-2, 2, 0, 0], 1),
+        (False, "dealer_to_s1", [-1, 1, 0, 0], 0),
+        # S1 discards to the dealer: 1 + 1
+        (True, "s1_to_dealer", [2, -2, 0, 0], 1),
+    ],
+)
+def test_zhuang_xian_plus_1_on_hu_payments_with_the_dealer_D51(
+    zx: bool, case: str, deltas: list[int], plus_ones: int
+) -> None:
+    opts = {**PLAIN, "zhuang_xian": zx}
+    if case == "s1_self_draw":
+        h = play1(BASIC, BASIC_ACTIONS, draws="5s", options=opts)
+    elif case == "dealer_self_draw":
+        h = play1(DEALER_HANDS, DEALER_ACTIONS, draws=DEALER_DRAWS, options=opts)
+    elif case == "s3_to_s1":
+        h = play1(BASIC, DISCARD_ACTIONS, draws="9p 3s 5s", options=opts)
+    elif case == "dealer_to_s1":
+        h = play1([F0 + " 5s", WA, F2, F3], [(0, "discard", "5s"), (1, "hu")], options=opts)
+    else:
+        acts = [(0, "discard", "8m"), (1, "discard", "5s"), (0, "hu")]
+        h = play1(DEALER_HANDS, acts, draws="5s", options=opts)
+    assert h["deltas"] == deltas
+    assert len(items(h, "zhuangxian")) == plus_ones
+
+
+def test_zhuang_xian_not_on_birds() -> None:
+    # The dealer self-draws with birds 1m (hit) and 2s: H = 1. Each payer: hu 2, bird 1,
+    # 庄闲 1 (once per payment, not per bird) -> 4 each, S0 +12.
+    h = play1(
+        DEALER_HANDS,
+        DEALER_ACTIONS,
+        draws=DEALER_DRAWS,
+        birds="1m 2s",
+        options={"golden_bird": False},
+    )
+    for p in (1, 2, 3):
+        assert [i for i in items(h) if i[1] == p] == [
+            ("bird", p, 0, 1),
+            ("hu", p, 0, 2),
+            ("zhuangxian", p, 0, 1),
+        ]
+    assert h["deltas"] == [12, -4, -4, -4]
+
+
+# -- kongs: paid in every hand, won or drawn (荒庄不荒杠) ---------------------------------------
+@pytest.mark.parametrize("u", [1, 2])
+def test_direct_kong_pays_3_from_the_discarder(u: int) -> None:
+    # S1 konges the dealer's 5m, discards the replacement 8s; the hand then plays out to
+    # a draw. Kong: S0 pays 3U; no 庄闲 on kongs (defaults, 庄闲 on).
+    hands = [F0 + " 5m", "555m9m3679p12479s", F1, F3]
+    acts = [(0, "discard", "5m"), (1, "kong", "5m"), (1, "discard", "8s")]
+    h = play1(hands, acts, tail="8s", autoplay="tsumogiri", options={"base_score": u})
+    assert h["outcome"] == "draw"
+    assert items(h) == [("kong", 0, 1, 3 * u)]
+    assert h["deltas"] == [-3 * u, 3 * u, 0, 0]
+
+
+@pytest.mark.parametrize("u", [1, 2])
+def test_added_kong_pays_1_from_each(u: int) -> None:
+    # S2 declines to rob S1's added 5m; the kong stands and the hand plays out to a draw.
+    h = rob_play([(2, "pass")], options={"base_score": u}, autoplay="tsumogiri")
+    assert h["outcome"] == "draw"
+    assert items(h) == [("kong", p, 1, u) for p in (0, 2, 3)]
+    assert h["deltas"] == [-u, 3 * u, -u, -u]
+
+
+@pytest.mark.parametrize("u", [1, 2])
+def test_concealed_kong_pays_2_from_each(u: int) -> None:
+    hands = [F0 + " 8m", "5555m3679p12479s", F2, F3]
+    acts = [(0, "discard", "8m"), (1, "kong", "5m")]
+    h = play1(hands, acts, draws="9p", autoplay="tsumogiri", options={"base_score": u})
+    assert h["outcome"] == "draw"
+    assert items(h) == [("kong", p, 1, 2 * u) for p in (0, 2, 3)]
+    assert h["deltas"] == [-2 * u, 6 * u, -2 * u, -2 * u]
+
+
+def test_dealer_concealed_kong_has_no_zhuang_xian() -> None:
+    # The dealer konges 4444m on his first turn; drawn hand: 2 from each (not 3).
+    hands = ["4444m17m1468p136s 8s", F1, F2, F3]
+    h = play1(hands, [(0, "kong", "4m")], autoplay="tsumogiri", options={})
+    assert h["outcome"] == "draw"
+    assert h["deltas"] == [6, -2, -2, -2]
+
+
+def test_kong_and_win_on_its_replacement() -> None:
+    # S1 draws 5s, konges 5555m and wins on the replacement 5p (234m 666m 555p 55s):
+    # kong_replacement is a self-draw. PLAIN: hu 2 from each (+6), kong 2 from each (+6).
+    hands = [F0 + " 8m", "5555m234m666m55p5s", F2, F3]
+    h = play1(hands, [(0, "discard", "8m"), (1, "kong", "5m"), (1, "hu")], draws="5s", tail="5p")
+    assert (h["winner"], h["win_type"]) == (1, "kong_replacement")
+    assert h["deltas"] == [-4, 12, -4, -4]
+
+
+# == 4.6 dealer rotation ===================================================================
+def two_hands(first: dict[str, Any], dealer: int, options: dict[str, Any] | None = None) -> Any:
+    second = hand([""] * 4, dealer=dealer, birds=None, autoplay="tsumogiri")
+    return replay(record(first, second, options=options))
+
+
+def test_winner_deals_next() -> None:
+    first = hand(BASIC, BASIC_ACTIONS, draws="5s")  # S1 wins
+    result = two_hands(first, 1)
+    assert result["hands"][0]["next"] == {"dealer": 1, "counters": {}}
+    assert result["hands"][1]["dealer"] == 1
+    with pytest.raises(RecordError, match="seat 1"):
+        two_hands(first, 0)
+
+
+def test_dealer_who_wins_stays() -> None:
+    first = hand([HEAVENLY, F1, F2, F3], [(0, "hu")])
+    assert two_hands(first, 0)["hands"][1]["dealer"] == 0
+
+
+@pytest.mark.parametrize(("draw_dealer", "nxt"), [("last_drawer", 3), ("same", 0)])
+def test_drawn_hand_last_drawer_deals_D55(draw_dealer: str, nxt: int) -> None:
+    # S2 pengs the dealer's 5p and discards; then nobody claims: the 57 draws go to
+    # S3, S0, S1, S2, ... and draw 57 (the last tile) to S3.
+    first = hand(
+        QP_HANDS, [(0, "discard", "5p"), (2, "peng"), (2, "discard", "9m")], autoplay="tsumogiri"
+    )
+    result = two_hands(first, nxt, {**PLAIN, "draw_dealer": draw_dealer})
+    h = result["hands"][0]
+    assert h["outcome"] == "draw" and h["deltas"] == [0, 0, 0, 0]
+    assert h["next"]["dealer"] == nxt
+    assert result["hands"][1]["dealer"] == nxt
+
+
+# == 4.7 room options ======================================================================
+def test_option_defaults() -> None:
+    assert HONGZHONG.resolve_options({}) == {
+        "no_wild": False,
+        "birds": 2,
+        "bird_value": 1,
+        "golden_bird": True,
+        "hongzhong_zimo": False,
+        "no_hongzhong_rob": False,
+        "zhuang_xian": True,
+        "rob_kong_pays_all": False,
+        "base_score": 1,
+        "draw_dealer": "last_drawer",
+        "escape_penalty": 0,
+        "first_dealer": 0,
+    }
+
+
+def test_first_dealer_defaults_to_seat_0_D7() -> None:
+    assert {Match("hongzhong", {}, seed).dealer for seed in range(20)} == {0}
+    # (with first_dealer random the seed decides)
+    assert len({Match("hongzhong", {"first_dealer": "random"}, s).dealer for s in range(20)}) > 1
+    rec = record(hand([""] * 4, dealer=None, birds=None, autoplay="tsumogiri"), options={})
+    del rec["start"]
+    assert replay(rec)["hands"][0]["dealer"] == 0
+
+
+@pytest.mark.parametrize(("penalty", "deltas"), [(None, [0, 0, 0, 0]), (3, [3, 3, -9, 3])])
+def test_escape_penalty_defaults_to_0(penalty: int | None, deltas: list[int]) -> None:
+    # S1 konges 5555m, then S2 escapes: no kong payment, only the escape penalty.
+    opts = {} if penalty is None else {"escape_penalty": penalty}
+    hands = [F0 + " 8m", "5555m3679p12479s", F1, F3]
+    acts = [(0, "discard", "8m"), (1, "kong", "5m"), (2, "escape")]
+    h = play1(hands, acts, draws="9p", options=opts)
+    assert h["outcome"] == "draw"
+    assert h["deltas"] == deltas
+    assert {i[0] for i in items(h)} <= {"escape"}

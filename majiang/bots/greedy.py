@@ -101,6 +101,10 @@ class GreedyBot:
                     return a
         if len(best) == 1:
             return best[0][0]
+        if len(best) > 4:
+            # many ties: weigh acceptance only for the four loneliest tiles
+            best.sort(key=lambda pair: self._company(hand, pair[0].tile))
+            best = best[:4]
         unseen = self._unseen(obs, hand)
         allowed = set(self._kinds(obs))
         # only kinds next to a held tile (or the wild) can be worth drawing
@@ -160,6 +164,15 @@ class GreedyBot:
             if after < best_sh:
                 best, best_sh = a, after
         return best
+
+    @staticmethod
+    def _company(hand: list[int], tile: int | None) -> int:
+        """How many held tiles sit within two of ``tile`` in its suit (itself counted)."""
+        if tile is None:
+            return 99
+        if tile >= 27:
+            return 2 * hand.count(tile)
+        return sum(1 for t in hand if t // 9 == tile // 9 and t < 27 and abs(t - tile) <= 2)
 
     @staticmethod
     def _unseen(obs: Mapping[str, Any], hand: list[int]) -> list[int]:
