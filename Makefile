@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench bench-engine tables clean
+.PHONY: run test lint typecheck unit bench bench-engine bench-simulate tables clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -35,6 +35,10 @@ bench: $(STAMP)
 bench-engine: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench_engine.py --markdown bench/RESULTS.md
+
+bench-simulate: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python bench/bench_simulate.py --markdown bench/RESULTS.md
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py

@@ -676,6 +676,18 @@ def test_missed_peng_lifted_by_own_draw() -> None:
     assert legal(state, 2) == {"S2 peng", "S2 pass"}
 
 
+def test_missed_peng_when_choosing_chi_instead_D8() -> None:
+    # S1 may chi (46m) or peng (55m) S0's 5m and chis: that passes on the peng, so S3's 5m
+    # (before S1's next draw) may not be punged either.
+    hands = [A + " 5m", "46m55m258p258s127z", C, "28m147p147s12347z"]
+    state = state1(hands, draws="1z 5m")
+    drive(state, [(0, "discard", "5m")])
+    assert legal(state, 1) == {"S1 chi 46m", "S1 peng", "S1 pass"}
+    drive(state, [(1, "chi", None, "46m"), (1, "discard", "7z"), (2, "discard", "1z")])
+    drive(state, [(3, "discard", "5m")])
+    assert state.phase == "turn" and state.current == 0
+
+
 # == 摊 (claim counts) and 承包 ===============================================================
 # HZ-4 (RULES.md 2.8): S1 = 234m 789p 999s 444z 5z chis S0's 1m (23m), chis S0's 6p (78p)
 # and pengs S0's 9s, then self-draws 3z: 爆头 (5z + 444z), F = 2.
@@ -964,6 +976,18 @@ def test_zhuada_no_discard_win_for_restricted_owner_may_win() -> None:
     )
     assert (h["winner"], h["from"], h["win_type"]) == (1, 0, "discard")
     assert h["deltas"] == [-8, 8, 0, 0]
+
+
+def test_zhuada_restricted_seat_may_self_draw() -> None:
+    # S1 discards a wild; S2 (restricted, 123m 456m 789p 234s waiting on 7z) draws 7z and
+    # wins by self-draw: basic_hand F = 1, S0 pays 1 x 2 x 1 = 2, S1 and S3 1.
+    h = play1(
+        [KA + " 6z", "258m258p258s123z5z", "123m456m789p234s7z", KC],
+        [OPEN, (1, "discard", "5z"), (2, "hu")],
+        draws="4z 7z",
+    )
+    assert (h["winner"], h["win_type"]) == (2, "self_draw")
+    assert h["deltas"] == [-2, -1, 4, -1]
 
 
 def test_zhuada_hand_over_to_restricted_seat_discarding_a_wild() -> None:

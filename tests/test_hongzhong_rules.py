@@ -1122,8 +1122,15 @@ def test_kong_and_win_on_its_replacement() -> None:
 
 
 # == 4.6 dealer rotation ===================================================================
+def full_deal(dealer: int) -> list[str]:
+    """A complete deal of fillers with ``dealer`` holding the 14 tiles."""
+    others = iter([F1, F2, F3])
+    return [F0 + " 8m" if s == dealer else next(others) for s in range(4)]
+
+
 def two_hands(first: dict[str, Any], dealer: int, options: dict[str, Any] | None = None) -> Any:
-    second = hand([""] * 4, dealer=dealer, birds=None, autoplay="tsumogiri")
+    """Replay ``first`` and a second hand (played out by autoplay) dealt by ``dealer``."""
+    second = hand(full_deal(dealer), dealer=dealer, autoplay="tsumogiri")
     return replay(record(first, second, options=options))
 
 
@@ -1177,7 +1184,8 @@ def test_first_dealer_defaults_to_seat_0_D7() -> None:
     assert {Match("hongzhong", {}, seed).dealer for seed in range(20)} == {0}
     # (with first_dealer random the seed decides)
     assert len({Match("hongzhong", {"first_dealer": "random"}, s).dealer for s in range(20)}) > 1
-    rec = record(hand([""] * 4, dealer=None, birds=None, autoplay="tsumogiri"), options={})
+    # a record with no start and no first_dealer: its first hand must be dealt by S0
+    rec = record(hand(full_deal(0), autoplay="tsumogiri"), options={})
     del rec["start"]
     assert replay(rec)["hands"][0]["dealer"] == 0
 
@@ -1188,7 +1196,7 @@ def test_escape_penalty_defaults_to_0(penalty: int | None, deltas: list[int]) ->
     opts = {} if penalty is None else {"escape_penalty": penalty}
     hands = [F0 + " 8m", "5555m3679p12479s", F1, F3]
     acts = [(0, "discard", "8m"), (1, "kong", "5m"), (2, "escape")]
-    h = play1(hands, acts, draws="9p", options=opts)
+    h = play1(hands, acts, draws="9p", tail="8s", options=opts)
     assert h["outcome"] == "draw"
     assert h["deltas"] == deltas
     assert {i[0] for i in items(h)} <= {"escape"}
