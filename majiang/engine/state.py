@@ -576,12 +576,14 @@ class HandState:
             if (
                 "hu" in claims
                 and t not in self.missed_win[s]
+                and self.rules.may_win_on_discard(self, s)
                 and self._complete(s, t)
                 and self.rules.can_win_on_discard(self, s)
             ):
                 acts.append(_HU[s])
             acts += self._meld_claims(s, discarder, t, claims)
-            acts = self.rules.filter_claims(self, s, acts)
+            if acts:
+                acts = self.rules.filter_claims(self, s, acts)
             if acts:
                 acts.append(_PASS[s])
                 out[s] = acts

@@ -124,6 +124,10 @@ class Rules(Protocol):
         """May ``seat`` declare its complete hand now (self-draw)?"""
         ...
 
+    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """A cheap test made before the shape check: could ``seat`` win on a discard now?"""
+        ...
+
     def can_win_on_discard(self, state: HandState, seat: int) -> bool:
         """May ``seat`` win on the current discard (shape already checked)?"""
         ...
@@ -196,6 +200,10 @@ class BaseRules:
 
     def can_self_draw(self, state: HandState, seat: int) -> bool:
         """Self-draws always allowed."""
+        return True
+
+    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """No cheap precondition."""
         return True
 
     def can_win_on_discard(self, state: HandState, seat: int) -> bool:

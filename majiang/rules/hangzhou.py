@@ -169,6 +169,15 @@ class HangzhouRules(BaseRules):
             return [a for a in actions if a.type != "chi"]
         return actions
 
+    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """3老 and exactly one of discarder and claimer the dealer (2.3 (a), (b))."""
+        source = state.window_from
+        return (
+            state.counters.get("lao", 1) == 3
+            and source is not None
+            and (source == state.dealer) != (seat == state.dealer)
+        )
+
     def can_win_on_discard(self, state: HandState, seat: int) -> bool:
         """Only at 3老, between dealer and non-dealer, and never when 爆头-ready (2.3)."""
         source = state.window_from

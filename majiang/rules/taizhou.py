@@ -153,6 +153,10 @@ class TaizhouRules(BaseRules):
         """A seat that discarded a 得 cannot win (5.1)."""
         return self._may_win(state, seat)
 
+    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+        """A seat that discarded a 得 cannot win (5.1)."""
+        return self._may_win(state, seat)
+
     def can_win_on_discard(self, state: HandState, seat: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
         return self._may_win(state, seat)
