@@ -226,7 +226,8 @@ def test_no_wild_108_tiles_no_red_dragons_no_wilds() -> None:
     assert Counter(tiles) == {k: 4 for k in range(27)}
     assert state.wild is None
     assert state.live == 53  # 108 - 53 - 2 = 55 - N
-    # a deal naming a 7z under no_wild is rejected (转转 has no 红中)
+    # a deal naming a 7z under no_wild is rejected (转转 has no 红中, so no seat can ever
+    # hold four of them: no 四红中 either)
     rec = record(hand([F0 + " 8m", F1, F2, "7z"], autoplay="tsumogiri"), options={"no_wild": True})
     with pytest.raises(RecordError, match="7z"):
         replay(rec)
@@ -794,9 +795,10 @@ def test_heavenly_hand_offered_first_before_four_red_dragons_D56() -> None:
     # first and his 天胡 is the win. PLAIN: each pays 2 -> S0 +6.
     hands = [HEAVENLY, F1, FOUR_RED, F3]
     state = state1(hands)
-    assert state.to_act() == [0, 2]
+    # asked first: while the dealer can declare 天胡, S2 cannot declare yet
+    assert state.to_act() == [0]
     assert "S0 hu" in legal(state, 0)
-    assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    assert legal(state, 2) == set()
     h = play1(hands, [(0, "hu")])
     assert (h["winner"], h["win_type"]) == (0, "instant")
     assert h["patterns"] == ["basic_hand", "heavenly_hand"]

@@ -259,14 +259,24 @@ class HandState:
             return [self.current, *self._instant_seats()]
         return sorted(s for s in self.window_options if s not in self.decisions)
 
+    def _instant_for_dealer(self) -> bool:
+        """Can the dealer declare an instant win now: 天胡 (complete; after his first-turn
+        kongs only where D19 says so) or the variant's own (四红中)?"""
+        v = self.variant
+        heavenly = v.heavenly and (v.heavenly_after_kong or not self.melds[self.dealer])
+        if heavenly and self.can_win_now and self._complete(self.dealer, None):
+            return True
+        return self.rules.instant_win(self, self.dealer)
+
     def _instant_seats(self) -> list[int]:
-        """Other seats that may declare an instant win in the dealer's first turn (D56)."""
-        if not self.first_turn:
+        """Other seats that may declare an instant win (D56): only in the dealer's first
+        turn, and only while the dealer has none of his own to declare (he is asked first)."""
+        if not self.first_turn or self.phase != "turn" or self._instant_for_dealer():
             return []
         return [
             s
             for s in range(4)
-            if s != self.current
+            if s != self.dealer
             and s not in self.instant_declined
             and self.rules.instant_win(self, s)
         ]
@@ -483,7 +493,7 @@ class HandState:
         if action.type == "hu":
             win_type = "self_draw"
             kong_source = None
-            if self.first_turn and seat == self.dealer:
+            if self.first_turn and seat == self.dealer and self._instant_for_dealer():
                 win_type = "instant"
             elif self.after_kong is not None:
                 win_type = "kong_replacement"
@@ -531,6 +541,10 @@ class HandState:
         c[t] -= 1
         self.discards[seat].append(t)
         self.seat_log[seat].append("P" if t == self.wild else "X")
+        self._after_discard(seat, t)
+
+    def _after_discard(self, seat: int, t: int) -> None:
+        """The discard's claim window, or the next draw (RULES.md 0.4)."""
         self.first_turn = False
         self.after_kong = None
         self.drawn = None

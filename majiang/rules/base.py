@@ -250,6 +250,10 @@ class Variant:
     flowers: bool = False
     """Flowers are exposed and replaced from the back (RULES.md 3.1, 3.2)."""
     rob_added_kong: bool = True
+    heavenly: bool = False
+    """天胡: the dealer complete in his first turn wins as win_type instant (D19, 4.4)."""
+    heavenly_after_kong: bool = False
+    """天胡 also after the dealer's first-turn concealed kongs (guangdong D19)."""
     shapes: Mapping[str, bool] = field(default_factory=dict)
     """Keyword flags for majiang.hand (seven_pairs, thirteen_orphans, wild_... )."""
     wild_discard_claims: frozenset[str] = frozenset()

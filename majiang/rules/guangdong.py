@@ -201,4 +201,6 @@ GUANGDONG = Variant(
     kong_min_live=1,
     claim_end_live=0,
     draw_end_live=0,
+    heavenly=True,
+    heavenly_after_kong=True,
 )

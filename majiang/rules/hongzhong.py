@@ -212,6 +212,7 @@ HONGZHONG = Variant(
     claim_end_live=4,
     draw_end_live=0,
     rob_added_kong=True,
+    heavenly=True,
     shapes={"seven_pairs": True, "thirteen_orphans": False, "wild_numbers_only": True},
     wild_discard_claims=frozenset({"hu"}),
     missed_rules=frozenset({"win", "peng"}),
