@@ -317,21 +317,38 @@ def test_flipped_white_dragon_is_ordinary() -> None:
 
 @pytest.mark.parametrize("on", [True, False])
 def test_wild_in_melds_chi(on: bool) -> None:
-    # S1 holds 4m and a wild, no 2m / 5m. S0 discards 3m: with wild_in_melds, S1 may chi
-    # 4m + 5z (one wild, 2.1; the record names the hand tiles "4m5z"); the chi stands for
-    # the lowest sequence that fits, 234m, and its wild is no wild any more.
-    hands = [A + " 3m", "4m5z8m258p258s1267z", C, "258m369p147s3467z"]
+    # S1 holds 4m and two wilds, no 2m / 5m. S0 discards 3m: with wild_in_melds, S1 may chi
+    # with 4m + 5z (the record names the hand tiles, "4m5z"), never with two wilds (the
+    # sequence would be ambiguous; implementation choice); two wilds may peng the 3m
+    # (the claimed tile is the natural one). The chi stands for the lowest sequence that
+    # fits, 234m, and its wild is no wild any more.
+    hands = [A + " 3m", "4m55z8m258p258s127z", C, "258m369p147s3467z"]
     state = state1(hands, options={"wild_in_melds": on})
     drive(state, [(0, "discard", "3m")])
     if not on:
         assert state.phase == "turn" and state.current == 1  # no claim window at all
         return
     assert set(state.window_options) == {1}
-    assert legal(state, 1) == {"S1 chi 4m5z", "S1 pass"}  # never a chi with two wilds
+    assert legal(state, 1) == {"S1 chi 4m5z", "S1 peng 55z", "S1 pass"}
     drive(state, [(1, "chi", None, "4m5z")])
     meld = state.melds[1][0]
     assert (meld.kind, meld.tiles, meld.source, meld.wilds) == ("chi", tuple(tiles("234m")), 0, 1)
-    assert state.concealed[1][t("5z")] == 0
+    assert state.concealed[1][t("5z")] == 1
+
+
+def test_wild_in_melds_chi_wild_may_stand_for_a_tile_held() -> None:
+    # "Any tile taken from the hand may be a wild standing for the tile needed" (2.1), as
+    # for pengs and kongs (a peng 7z5z is offered beside the natural one). S1 holds 3m 4m
+    # and a wild; S0 discards 5m. Besides the natural 34m it may take 4m + 5z (345m, the 5z
+    # for 3m, keeping 3m) or 3m + 5z (345m, the 5z for 4m, keeping its 4m): three choices
+    # that leave different hands.
+    hands = [A + " 5m", "34m5z8m258p258s127z", C, "28m369p147s3467z"]
+    state = state1(hands)
+    drive(state, [(0, "discard", "5m")])
+    assert legal(state, 1) == {"S1 chi 34m", "S1 chi 4m5z", "S1 chi 3m5z", "S1 pass"}
+    drive(state, [(1, "chi", None, "3m5z")])
+    assert state.melds[1][0].tiles == tuple(tiles("345m"))
+    assert state.concealed[1][t("4m")] == 1
 
 
 @pytest.mark.parametrize("on", [True, False])

@@ -630,8 +630,8 @@ class HandState:
                 need = [t - d + x for x in (lo, lo + 1, lo + 2) if x != d]
                 if all(c[x] and x != wk for x in need):
                     acts.append(Action(s, "chi", None, tuple(need)))
-                elif w:
-                    # one wild may stand in for one missing tile (D28, docs/decisions.md)
+                if w:
+                    # one wild may stand in for either tile, held or not (D28, docs/decisions.md)
                     for other in need:
                         act = Action(s, "chi", None, tuple(sorted((other, wk))))
                         if c[other] and other != wk and act not in acts:
