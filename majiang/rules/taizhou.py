@@ -187,9 +187,10 @@ class TaizhouRules(BaseRules):
             groups = [g for g in reading.groups if g.kind != "pair"]
             pair = reading.pairs[0]
             pair_kind = int(pair.tiles[0])
+            # where the winning tile may sit: any set or the pair (index len(groups))
             places = [
                 (gi, idx)
-                for gi, g in enumerate(groups)
+                for gi, g in enumerate([*groups, pair])
                 for idx, (t, is_wild) in enumerate(zip(g.tiles, g.wilds, strict=True))
                 if (is_wild and drawn_wild) or (not is_wild and t == win.tile and not drawn_wild)
             ] or [(-1, -1)]
