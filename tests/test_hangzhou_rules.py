@@ -318,10 +318,10 @@ def test_flipped_white_dragon_is_ordinary() -> None:
 @pytest.mark.parametrize("on", [True, False])
 def test_wild_in_melds_chi(on: bool) -> None:
     # S1 holds 4m and two wilds, no 2m / 5m. S0 discards 3m: with wild_in_melds, S1 may chi
-    # with 4m + 5z (the record names the hand tiles, "4m5z"), never with two wilds (the
-    # sequence would be ambiguous; implementation choice); two wilds may peng the 3m
-    # (the claimed tile is the natural one). The chi stands for the lowest sequence that
-    # fits, 234m, and its wild is no wild any more.
+    # with 4m + 5z (the record names the hand tiles, "4m5z") or with both wilds ("55z": the
+    # claimed 3m is the meld's natural tile, RULES.md 2.1); two wilds may also peng the 3m.
+    # The chi stands for the lowest sequence that fits, 234m, and its wild is no wild any
+    # more.
     hands = [A + " 3m", "4m55z8m258p258s127z", C, "258m369p147s3467z"]
     state = state1(hands, options={"wild_in_melds": on})
     drive(state, [(0, "discard", "3m")])
@@ -329,7 +329,7 @@ def test_wild_in_melds_chi(on: bool) -> None:
         assert state.phase == "turn" and state.current == 1  # no claim window at all
         return
     assert set(state.window_options) == {1}
-    assert legal(state, 1) == {"S1 chi 4m5z", "S1 peng 55z", "S1 pass"}
+    assert legal(state, 1) == {"S1 chi 4m5z", "S1 chi 55z", "S1 peng 55z", "S1 pass"}
     drive(state, [(1, "chi", None, "4m5z")])
     meld = state.melds[1][0]
     assert (meld.kind, meld.tiles, meld.source, meld.wilds) == ("chi", tuple(tiles("234m")), 0, 1)

@@ -631,11 +631,14 @@ class HandState:
                 if all(c[x] and x != wk for x in need):
                     acts.append(Action(s, "chi", None, tuple(need)))
                 if w:
-                    # one wild may stand in for either tile, held or not (D28, docs/decisions.md)
+                    # a wild may stand in for either tile, held or not (RULES.md 2.1, D28)
                     for other in need:
                         act = Action(s, "chi", None, tuple(sorted((other, wk))))
                         if c[other] and other != wk and act not in acts:
                             acts.append(act)
+                if w >= 2 and Action(s, "chi", None, (wk, wk)) not in acts:
+                    # two wilds with the discard: the discard is the meld's natural tile
+                    acts.append(Action(s, "chi", None, (wk, wk)))
         return acts
 
     def _open_window(
