@@ -49,7 +49,7 @@ class RandomBot:
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """Any legal action, with equal chance."""
-        return legal[self.rng.randrange(len(legal))]
+        return legal[int(self.rng.random() * len(legal))]
 
 
 BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
@@ -67,13 +67,12 @@ def make_bot(name: str, rng: random.Random) -> Bot:
 def play_hand(state: HandState, bots: Sequence[Bot]) -> int:
     """Play a hand to its end with one bot per seat; returns the number of decisions."""
     decisions = 0
-    while not state.is_terminal():
-        seats = state.to_act()
-        seat = seats[0]
+    acts = [bot.act for bot in bots]
+    observes = [getattr(bot, "observes", True) for bot in bots]
+    empty: dict[str, Any] = {}
+    while state.result_ is None:
+        seat = state.to_act()[0]
         legal = state.legal_actions(seat)
-        bot = bots[seat]
-        obs = state.observation(seat) if getattr(bot, "observes", True) else {}
-        action = bot.act(obs, legal)
-        state.apply(action)
+        state.apply(acts[seat](state.observation(seat) if observes[seat] else empty, legal))
         decisions += 1
     return decisions

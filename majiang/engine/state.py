@@ -595,7 +595,8 @@ class HandState:
                 and self.rules.can_win_on_discard(self, s)
             ):
                 acts.append(_HU[s])
-            acts += self._meld_claims(s, discarder, t, claims)
+            if self.concealed[s][t] >= 2 or self.meld_wilds or s == (discarder + 1) % 4:
+                acts += self._meld_claims(s, discarder, t, claims)
             if acts:
                 acts = self.rules.filter_claims(self, s, acts)
             if acts:

@@ -129,8 +129,8 @@ class TaizhouRules(BaseRules):
             return
         known: frozenset[int] = state.extra["known"]
         raw = tile not in known
-        before = [*state.hand_tiles(seat), tile]
-        holds_known = any(t in known and t != state.wild for t in before)
+        held = state.concealed[seat]  # the hand just before the discard is this + tile
+        holds_known = any(held[k] or k == tile for k in known if k != state.wild)
         sheng_ok = raw and holds_known and state.live <= SHENG_LIVE
         shanten_after = 0
         if tile in (GREEN, RED):
