@@ -37,9 +37,11 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a majiang-record/1 file and show the result")
     r.add_argument("record", help="path of the record (JSON)")
     r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
+    from majiang.cli.score import add_parser as add_score
     from majiang.cli.simulate import add_parser as add_simulate
 
     add_simulate(sub)
+    add_score(sub)
     ru = sub.add_parser("rules", help="list the variants, or one variant's room options")
     ru.add_argument("variant", nargs="?", help="a variant id, e.g. guangdong")
     return parser
@@ -57,10 +59,12 @@ def _overview() -> str:
         "  majiang rules [VARIANT]            variants and their room options",
         "  majiang simulate --variant V ...   many seeded hands between bots, in parallel",
         "  majiang waits HAND [--wild TILE]   shanten and waits of a hand",
+        "  majiang score VARIANT --hand ... --win TILE --by self|discard|rob|kong",
+        "                                     patterns, value and every payment of a win",
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
-        "Coming next: the terminal game (play) and the hand calculator (score).",
+        "Coming next: the terminal game (play).",
     ]
     return "\n".join(lines)
 
@@ -170,6 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_replay(args.record, args.json))
         elif args.command == "rules":
             print(_rules(args.variant))
+        elif args.command == "score":
+            from majiang.cli.score import main as score
+
+            return score(args)
         elif args.command == "simulate":
             from majiang.cli.simulate import main as simulate
 

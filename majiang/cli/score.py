@@ -1,0 +1,238 @@
+"""``majiang score``: the hand calculator — patterns, value and every payment of a win."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from majiang.cli.simulate import parse_option
+from majiang.engine.match import Match
+from majiang.engine.state import HandState, Meld, WinInfo
+from majiang.errors import MajiangError
+from majiang.hand import is_winning
+from majiang.scoring import deltas
+from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
+
+__all__ = ["add_parser", "main", "parse_melds", "score"]
+
+_MELD = re.compile(
+    r"^\s*(?:S(?P<owner>[0-3])\s*:\s*)?(?P<kind>chi|peng|kong|addkong|ckong)\s+"
+    r"(?P<tiles>[0-9mpsz]+)\s*(?:<\s*S?(?P<src>[0-3]))?\s*$"
+)
+_KINDS = {
+    "chi": "chi",
+    "peng": "peng",
+    "kong": "kong_direct",
+    "addkong": "kong_added",
+    "ckong": "kong_concealed",
+}
+WIN_TYPES = {
+    "self": "self_draw",
+    "discard": "discard",
+    "rob": "rob_kong",
+    "kong": "kong_replacement",
+}
+
+
+def parse_melds(text: str, winner: int) -> list[tuple[int, Meld]]:
+    """``peng 222p<S0; S1: ckong 7777z`` (RULES.md 0.1 notation) into (owner, meld)."""
+    out: list[tuple[int, Meld]] = []
+    for part in filter(None, (p.strip() for p in re.split(r"[;,]", text or ""))):
+        m = _MELD.match(part)
+        if not m:
+            raise MajiangError(
+                f"cannot read meld {part!r}; write e.g. 'peng 222p<S0', 'chi 789s<S1', "
+                "'kong 1111z<S2', 'addkong 5555m<S3', 'ckong 7777z', optionally 'S1: ...'"
+            )
+        kind = _KINDS[m["kind"]]
+        tiles = tuple(int(t) for t in parse_tiles(m["tiles"]))
+        owner = int(m["owner"]) if m["owner"] is not None else winner
+        src = int(m["src"]) if m["src"] is not None else None
+        want = 3 if kind in ("chi", "peng") else 4
+        same = len(set(tiles)) == 1
+        seq = kind == "chi" and tiles[0] < 27 and list(tiles) == list(range(tiles[0], tiles[0] + 3))
+        if len(tiles) != want or (kind != "chi" and not same) or (kind == "chi" and not seq):
+            raise MajiangError(f"{part!r} is not a {m['kind']}")
+        if kind != "kong_concealed" and (src is None or src == owner):
+            raise MajiangError(f"{part!r} needs the seat it was claimed from, e.g. '<S2'")
+        out.append((owner, Meld(kind, tiles, src if kind != "kong_concealed" else None)))
+    return out
+
+
+def score(
+    variant: str,
+    hand: str,
+    win: str,
+    by: str,
+    *,
+    seat: int = 0,
+    dealer: int = 0,
+    source: int | None = None,
+    melds: str = "",
+    options: dict[str, Any] | None = None,
+    counters: dict[str, int] | None = None,
+    reserved: dict[str, str] | None = None,
+    flowers: str = "",
+    chain: str = "",
+) -> tuple[HandState, WinInfo, list[str], int]:
+    """Score one win; the hand is the concealed tiles, with the winning tile for self-draws."""
+    if by not in WIN_TYPES:
+        raise MajiangError(f"--by takes one of {', '.join(WIN_TYPES)}, got {by!r}")
+    win_type = WIN_TYPES[by]
+    tile = int(parse_tile(win))
+    concealed = [int(t) for t in parse_tiles(hand)]
+    self_draw = win_type in ("self_draw", "kong_replacement")
+    if self_draw and tile not in concealed:
+        raise MajiangError(f"for a self-draw --hand includes the winning tile {Tile(tile)}")
+    if not self_draw:
+        source = (seat - 1) % 4 if source is None else source
+        if source == seat:
+            raise MajiangError("the discarder (or konger) must be another seat")
+    match = Match(variant, options or {}, 0, {"dealer": dealer, "counters": counters or {}})
+    placed = parse_melds(melds, seat)
+    # a calculator deal: only the reserved tiles are given; the winner's tiles and the
+    # declared melds are set on the state afterwards
+    try:
+        state = match.new_hand({"hands": ["", "", "", ""], "reserved": dict(reserved or {})})
+    except MajiangError as err:
+        raise MajiangError(f"cannot build that hand: {err}") from None
+    state.concealed[seat] = [0] * 34
+    for t in concealed:
+        state.concealed[seat][t] += 1
+    for owner, meld in placed:
+        state.melds[owner].append(meld)
+        if meld.is_kong:
+            state.kongs.append((meld, owner))
+        if meld.source is not None:
+            state.claims_count[owner][meld.source] += 1  # 摊 / 包牌 count claims
+    state.flowers[seat] = [int(t) for t in parse_tiles(flowers)] if flowers else []
+    state.seat_log[seat] = [*chain.replace(" ", ""), "D"]
+    state.first_turn = False
+    state.drawn = tile if self_draw else None
+    state.current = seat
+    shape_tiles = concealed if self_draw else [*concealed, tile]
+    held = len(shape_tiles) + 3 * len(state.melds[seat])
+    if held != 14:
+        raise MajiangError(
+            f"the winner holds {held} tiles with the winning tile (melds as 3); a hand has 14"
+        )
+    flags = {**state.shapes}
+    if state.melds[seat]:
+        flags.update(seven_pairs=False, thirteen_orphans=False)
+    if not is_winning(shape_tiles, wild=state.wild, **flags):
+        raise MajiangError(
+            f"{format_tiles(shape_tiles)} with {len(state.melds[seat])} meld(s) is not a "
+            f"winning hand in {variant}"
+        )
+    kong_source = None
+    if win_type == "kong_replacement":
+        kongs = [m for m in state.melds[seat] if m.is_kong]
+        if not kongs:
+            raise MajiangError("--by kong needs a kong among the winner's melds")
+        state.after_kong = kongs[-1]
+        kong_source = kongs[-1].source if kongs[-1].kind == "kong_direct" else None
+    if win_type in ("discard", "rob_kong"):
+        state.window_from = source
+        state.window_tile = tile
+    info = WinInfo(seat, win_type, tile, source if not self_draw else None, kong_source)
+    patterns, value = state.rules.patterns(state, info)
+    return state, info, patterns, value
+
+
+def explain(state: HandState, info: WinInfo, patterns: list[str], value: int) -> str:
+    """Patterns, value, every payment with its reason, and the deltas."""
+    items = state.rules.settle(state, info)
+    src = "" if info.source is None else f" from S{info.source}"
+    lines = [
+        f"{state.variant.id}: S{info.winner} wins on {Tile(info.tile)} by {info.win_type}{src}"
+        f" (dealer S{state.dealer}"
+        + (f", wild {Tile(state.wild)}" if state.wild is not None else "")
+        + ")",
+        f"patterns: {', '.join(patterns)}   value: {value}",
+        "payments:",
+    ]
+    for it in items:
+        note = f"   {it.note}" if it.note else ""
+        lines.append(f"  {it.kind:<10} S{it.payer} -> S{it.payee} {it.points:>5}{note}")
+    lines.append("deltas: " + "  ".join(f"S{s} {d:+d}" for s, d in enumerate(deltas(items))))
+    return "\n".join(lines)
+
+
+def add_parser(sub: Any) -> None:
+    """The ``score`` subcommand's arguments."""
+    p = sub.add_parser("score", help="score a winning hand: patterns, value, every payment")
+    p.add_argument("variant", help="variant id, e.g. guangdong")
+    p.add_argument(
+        "--hand",
+        required=True,
+        help="concealed tiles (with the winning tile for a self-draw), e.g. 123m456m789p23s11z4s",
+    )
+    p.add_argument(
+        "--melds",
+        default="",
+        help="declared melds: 'peng 222p<S0; ckong 7777z; "
+        "S1: kong 1111z<S3' (a seat prefix gives another seat's melds)",
+    )
+    p.add_argument("--win", required=True, help="the winning tile, e.g. 4s")
+    p.add_argument(
+        "--by",
+        required=True,
+        choices=sorted(WIN_TYPES),
+        help="self (self-draw), discard, rob (robbing a kong), kong (kong replacement)",
+    )
+    p.add_argument("--seat", type=int, default=0, choices=range(4), help="the winner (default 0)")
+    p.add_argument("--dealer", type=int, default=0, choices=range(4), help="the dealer (default 0)")
+    p.add_argument(
+        "--from",
+        dest="source",
+        type=int,
+        choices=range(4),
+        help="the discarder or konger (default: the winner's previous seat)",
+    )
+    p.add_argument("--option", action="append", metavar="K=V", help="room option, repeatable")
+    p.add_argument(
+        "--counter",
+        action="append",
+        metavar="K=V",
+        help="dealer counter, e.g. dealer_run=2, lao=3, dealer_wins=1",
+    )
+    p.add_argument(
+        "--reserved",
+        action="append",
+        metavar="K=TILES",
+        help="reserved tiles: horses=3p, birds=5s8p, wild_indicator=3s",
+    )
+    p.add_argument("--flowers", default="", help="the winner's exposed flowers (hainan)")
+    p.add_argument(
+        "--chain",
+        default="",
+        help="hangzhou: the winner's earlier actions before "
+        "the winning draw, oldest first (D draw, K kong, P wild discard, X discard)",
+    )
+
+
+def main(args: Any) -> int:
+    """Entry point from majiang.cli with parsed arguments."""
+    options = dict(parse_option(o) for o in args.option or [])
+    counters = {k: int(v) for k, v in (parse_option(c) for c in args.counter or [])}
+    reserved = {}
+    for r in args.reserved or []:
+        k, v = parse_option(r)
+        reserved[k] = str(v)
+    state, info, patterns, value = score(
+        args.variant,
+        args.hand,
+        args.win,
+        args.by,
+        seat=args.seat,
+        dealer=args.dealer,
+        source=args.source,
+        melds=args.melds,
+        options=options,
+        counters=counters,
+        reserved=reserved,
+        flowers=args.flowers,
+        chain=args.chain,
+    )
+    print(explain(state, info, patterns, value))
+    return 0
