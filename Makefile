@@ -11,11 +11,11 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,tui]"
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/majiang
+	$(BIN)/majiang play
 
 lint: $(STAMP)
 	$(BIN)/ruff check majiang tests bench tools

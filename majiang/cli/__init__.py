@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from majiang import __version__
 from majiang.errors import MajiangError
+from majiang.rules import get_variant
 
 VARIANTS_INFO = (
     ("guangdong", "广东推倒胡", "Guangdong push-down win, buying horses"),
@@ -42,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
 
     add_simulate(sub)
     add_score(sub)
+    pl = sub.add_parser("play", help="play against bots in the terminal (the main program)")
+    pl.add_argument(
+        "--variant", default="guangdong", help="variant preselected on the start screen"
+    )
+    pl.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    pl.add_argument("--save", help="where to write the match record (default ~/.majiang/records/)")
     ru = sub.add_parser("rules", help="list the variants, or one variant's room options")
     ru.add_argument("variant", nargs="?", help="a variant id, e.g. guangdong")
     return parser
@@ -55,6 +62,7 @@ def _overview() -> str:
         *(f"  {vid:<10} {zh:<12} {desc}" for vid, zh, desc in VARIANTS_INFO),
         "",
         "Commands available now:",
+        "  majiang play [--variant V] [--seed N] [--save FILE]   play against bots (main program)",
         "  majiang replay RECORD [--json]     replay a game record and explain the result",
         "  majiang rules [VARIANT]            variants and their room options",
         "  majiang simulate --variant V ...   many seeded hands between bots, in parallel",
@@ -64,7 +72,6 @@ def _overview() -> str:
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
-        "Coming next: the terminal game (play).",
     ]
     return "\n".join(lines)
 
@@ -174,6 +181,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_replay(args.record, args.json))
         elif args.command == "rules":
             print(_rules(args.variant))
+        elif args.command == "play":
+            import random
+
+            try:
+                from majiang.cli.tui import run
+            except ImportError:
+                raise MajiangError(
+                    "the terminal game needs Textual: pip install 'majiang[tui]'"
+                ) from None
+            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+            get_variant(args.variant)
+            return run(args.variant, seed, args.save)
         elif args.command == "score":
             from majiang.cli.score import main as score
 
