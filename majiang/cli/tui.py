@@ -18,6 +18,8 @@ from majiang.engine.state import Action
 from majiang.errors import MajiangError
 from majiang.rules import VARIANTS, get_variant
 from majiang.rules.base import Option
+from majiang.rules.guangdong import horse_target
+from majiang.rules.hongzhong import bird_hits
 from majiang.tiles import Tile, chinese_name, glyph
 
 __all__ = ["PATTERN_NAMES", "MajiangApp", "default_save_path"]
@@ -81,6 +83,17 @@ def tiles_text(tiles: list[int]) -> str:
     return " ".join(f"{glyph(t)}{Tile(t)}" for t in tiles)
 
 
+def reveal(purpose: str, tiles: tuple[int, ...], dealer: int) -> str:
+    """Horses with the seat each points at; birds marked hit or miss."""
+    if purpose == "horses":
+        return "  ".join(f"{glyph(t)}{Tile(t)}→S{(dealer + horse_target(t)) % 4}" for t in tiles)
+    if purpose == "birds":
+        return "  ".join(
+            f"{glyph(t)}{Tile(t)} {'hit' if bird_hits((t,)) else 'miss'}" for t in tiles
+        )
+    return tiles_text(list(tiles))
+
+
 def option_value(opt: Option, widget: Any) -> Any:
     """The value a start-screen widget holds for an option."""
     if opt.kind == "bool":
@@ -98,6 +111,11 @@ def option_value(opt: Option, widget: Any) -> Any:
 
 class StartScreen(Screen[None]):
     """Pick the variant, its room options, your seat and the bots."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "start the game")]
+
+    def action_start(self) -> None:
+        self.start()
 
     def __init__(self, variant: str, seed: int) -> None:
         super().__init__()
@@ -324,7 +342,9 @@ class TableScreen(Screen[None]):
                 what = " with " + " ".join(str(Tile(t)) for t in a.tiles)
             elif a.tile is not None:
                 what = f" {Tile(a.tile)}"
-            b = Button(f"{zh} {en}{what} [{KEYS.get(a.type, '')}]", classes="act")
+            if a.type in ("peng", "chi", "hu") and self.session.state.window_tile is not None:
+                what = f" {Tile(self.session.state.window_tile)}" + what
+            b = Button(escape(f"{zh} {en}{what} [{KEYS.get(a.type, '')}]"), classes="act")
             b.action_obj = a  # type: ignore[attr-defined]
             buttons.append(b)
         box.mount(*buttons)
@@ -408,7 +428,8 @@ class SettlementScreen(ModalScreen[None]):
                 f"[b]{escape(s.names[w.winner])} (S{w.winner}) wins[/b] by {w.win_type}"
                 + (f" from S{w.source}" if w.source is not None else "")
             )
-            lines.append(f"hand: {tiles_text(st.hand_tiles(w.winner))}  + {Tile(w.tile)}")
+            how = "drew" if w.source is None else f"won S{w.source}'s"
+            lines.append(f"hand: {tiles_text(st.hand_tiles(w.winner))}   ({how} {Tile(w.tile)})")
             lines.append(f"patterns: {names}")
         elif res.escaped is not None:
             lines.append(f"S{res.escaped} left the table: escape")
@@ -416,7 +437,7 @@ class SettlementScreen(ModalScreen[None]):
             lines.append("Drawn hand (流局)")
         for purpose in ("horses", "birds", "wild_indicator"):
             if st.reserved.get(purpose):
-                lines.append(f"{purpose}: {tiles_text(list(st.reserved[purpose]))}")
+                lines.append(f"{purpose}: {reveal(purpose, st.reserved[purpose], st.dealer)}")
         lines.append("payments:")
         for it in res.items:
             note = f"  {escape(it.note)}" if it.note else ""
@@ -430,8 +451,8 @@ class SettlementScreen(ModalScreen[None]):
         with Vertical(id="settlement"):
             yield Static("\n".join(lines), id="settlement-text")
             with Horizontal():
-                yield Button("Next hand [n]", id="next", disabled=s.match.over)
-                yield Button("Quit [q]", id="quit")
+                yield Button(escape("Next hand [n]"), id="next", disabled=s.match.over)
+                yield Button(escape("Quit [q]"), id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "next":
@@ -475,7 +496,7 @@ class RulesScreen(ModalScreen[None]):
         ]
         with Vertical(id="rules"):
             yield Static("\n".join(escape(x) if not x.startswith("[b]") else x for x in lines))
-            yield Button("Close [esc]", id="close")
+            yield Button(escape("Close [esc]"), id="close")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss()
@@ -499,8 +520,8 @@ class ConfirmLeave(ModalScreen[bool]):
                 "escape penalty and the match ends. [y/n]"
             )
             with Horizontal():
-                yield Button("Leave [y]", id="yes", variant="error")
-                yield Button("Stay [n]", id="no")
+                yield Button(escape("Leave [y]"), id="yes", variant="error")
+                yield Button(escape("Stay [n]"), id="no")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
