@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Select, Static
+from textual.widgets import Input, Select, Static
 
 from majiang.cli.tui import MajiangApp, SettlementScreen, StartScreen, TableScreen
 from majiang.records import load, replay
@@ -119,3 +119,56 @@ def test_leaving_mid_hand_is_an_escape(tmp_path: Path) -> None:
     hand = result["hands"][0]
     assert hand["outcome"] == "draw"
     assert [i["kind"] for i in hand["items"]] == ["escape"] * 3  # 8 to each other seat
+
+
+def test_the_human_wins_a_hand(tmp_path: Path) -> None:
+    """Seed 32 of hainan deals the human (S0) a hand this key policy wins on a discard."""
+
+    async def go() -> str:
+        app = MajiangApp("hainan", seed=32, save_path=str(tmp_path / "win.json"))
+        async with app.run_test(size=(200, 80)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#seed", Input).value = "32"
+            await pilot.click("#start-button")
+            await pilot.pause()
+            for _ in range(600):
+                if isinstance(app.screen, SettlementScreen):
+                    break
+                await pilot.press(key_for(app))
+                await pilot.pause()
+            assert isinstance(app.screen, SettlementScreen)
+            return str(app.screen.query_one("#settlement-text", Static).render())
+
+    text = asyncio.run(go())
+    assert "You (S0) wins" in text
+
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+async def table_text(variant: str, tmp: Path) -> str:
+    """The table right after the deal, as text: what a snapshot pins down."""
+    app = MajiangApp(variant, seed=5, save_path=str(tmp / "s.json"))
+    async with app.run_test(size=(200, 80)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#variant", Select).value = variant
+        await pilot.pause()
+        app.screen.query_one("#seed", Input).value = "5"
+        await pilot.click("#start-button")
+        await pilot.pause()
+        screen = app.screen
+        parts = [
+            str(screen.query_one(f"#{name}", Static).render())
+            for name in ("info", "others", "mine")
+        ]
+        hand = [str(b.label) for b in screen.query("#hand Button")]
+        actions = [str(b.label) for b in screen.query("#actions Button")]
+        return "\n".join([*parts, " | ".join(hand), " | ".join(actions)]) + "\n"
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_table_snapshot(variant: str, tmp_path: Path) -> None:
+    """The table of a seeded deal renders exactly as the stored snapshot."""
+    text = asyncio.run(table_text(variant, tmp_path))
+    expected = (SNAPSHOTS / f"table-{variant}.txt").read_text(encoding="utf-8")
+    assert text == expected
