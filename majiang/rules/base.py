@@ -77,6 +77,20 @@ def escape_option(default: int) -> Option:
     )
 
 
+def indicator_reserved(opts: Mapping[str, Any]) -> dict[str, int]:
+    """One wild indicator set aside when ``wild_mode`` is flipped (RULES.md 2.1, 5.1)."""
+    return {"wild_indicator": 1} if opts["wild_mode"] == "flipped" else {}
+
+
+def indicator_wild(
+    opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]], fixed: int
+) -> int:
+    """The flipped indicator's kind, or the fixed wild kind (RULES.md 2.1, 5.1)."""
+    if opts["wild_mode"] == "flipped":
+        return int(reserved["wild_indicator"][0])
+    return fixed
+
+
 class Rules(Protocol):
     """What is truly code in a variant; the engine calls only these."""
 

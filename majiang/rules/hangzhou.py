@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions, is_pairs, is_sets
-from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
+from majiang.rules.base import (
+    FIRST_DEALER,
+    BaseRules,
+    Option,
+    Variant,
+    escape_option,
+    indicator_reserved,
+    indicator_wild,
+)
 from majiang.scoring import Item
 
 if TYPE_CHECKING:
@@ -102,15 +110,13 @@ class HangzhouRules(BaseRules):
         self, opts: Mapping[str, Any], counters: Mapping[str, int]
     ) -> dict[str, int]:
         """The flipped wild indicator, when 翻财神 (RULES.md 2.1)."""
-        return {"wild_indicator": 1} if opts["wild_mode"] == "flipped" else {}
+        return indicator_reserved(opts)
 
     def wild_kind(
         self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
     ) -> int | None:
         """白板 (fixed) or the indicator's kind (flipped, D33)."""
-        if opts["wild_mode"] == "flipped":
-            return reserved["wild_indicator"][0]
-        return WHITE
+        return indicator_wild(opts, reserved, WHITE)
 
     def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
         """Option wild_in_melds (D28)."""

@@ -9,7 +9,15 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions, shanten
-from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
+from majiang.rules.base import (
+    FIRST_DEALER,
+    BaseRules,
+    Option,
+    Variant,
+    escape_option,
+    indicator_reserved,
+    indicator_wild,
+)
 from majiang.scoring import Item
 
 if TYPE_CHECKING:
@@ -103,15 +111,13 @@ class TaizhouRules(BaseRules):
         self, opts: Mapping[str, Any], counters: Mapping[str, int]
     ) -> dict[str, int]:
         """The flipped wild indicator (D62)."""
-        return {"wild_indicator": 1} if opts["wild_mode"] == "flipped" else {}
+        return indicator_reserved(opts)
 
     def wild_kind(
         self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
     ) -> int | None:
         """The indicator's kind, or 白 with fixed_white."""
-        if opts["wild_mode"] == "flipped":
-            return int(reserved["wild_indicator"][0])
-        return WHITE
+        return indicator_wild(opts, reserved, WHITE)
 
     def on_start(self, state: HandState) -> None:
         """Nothing discarded yet; nobody has thrown a 得."""
