@@ -330,7 +330,7 @@ class TableScreen(Screen[None]):
     def draw_actions(self) -> None:
         box = self.query_one("#actions", Horizontal)
         box.remove_children()
-        buttons = []
+        buttons: list[Button] = []
         for a in self.session.human_legal():
             if a.type == "discard":
                 continue
@@ -344,7 +344,10 @@ class TableScreen(Screen[None]):
                 what = f" {Tile(a.tile)}"
             if a.type in ("peng", "chi", "hu") and self.session.state.window_tile is not None:
                 what = f" {Tile(self.session.state.window_tile)}" + what
-            b = Button(escape(f"{zh} {en}{what} [{KEYS.get(a.type, '')}]"), classes="act")
+            keys = KEYS.get(a.type, "")
+            if not any(x.type == "discard" for x in self.session.human_legal()):
+                keys += f" {len(buttons) + 1}"  # number keys choose between claims
+            b = Button(escape(f"{zh} {en}{what} [{keys}]"), classes="act")
             b.action_obj = a  # type: ignore[attr-defined]
             buttons.append(b)
         box.mount(*buttons)
@@ -365,6 +368,13 @@ class TableScreen(Screen[None]):
             self.play(Action(self.session.human, "discard", b.tile))
 
     def action_discard(self, index: int) -> None:
+        legal = self.session.human_legal()
+        if not any(a.type == "discard" for a in legal):
+            # a claim window: the number keys pick a choice (e.g. which chi)
+            choices = [a for a in legal if a.type != "discard"]
+            if index < len(choices):
+                self.play(choices[index])
+            return
         tiles = self.session.state.hand_tiles(self.session.human)
         if index < len(tiles):
             act = Action(self.session.human, "discard", tiles[index])
