@@ -29,9 +29,9 @@ def _key(tiles: Sequence[int]) -> int:
     except (KeyError, TypeError):
         bad = next((t for t in tiles if t not in _W), None)
         raise ValueError(f"not a tile kind 0-33 (flowers excluded): {bad!r}") from None
-    for t in set(tiles):
-        if tiles.count(t) > 4:
-            raise ValueError(f"more than four tiles of kind {int(t)} in the hand")
+    if len(tiles) > 4 and max(map(tiles.count, set(tiles))) > 4:
+        bad = next(t for t in set(tiles) if tiles.count(t) > 4)
+        raise ValueError(f"more than four tiles of kind {int(bad)} in the hand")
     return k
 
 
