@@ -58,16 +58,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
-import datetime as _dt
 import gc
-import importlib.metadata
 import io
-import os
-import platform
 import pstats
 import random
-import shlex
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -78,6 +72,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # measure this tree's majiang, installed or not
+if str(REPO / "bench") not in sys.path:
+    sys.path.insert(0, str(REPO / "bench"))  # _common, also when loaded from elsewhere
+
+import _common  # noqa: E402
+from _common import git_rev, version  # noqa: E402
 
 # Targets of the engine-speed issue (pure Python majiang against the peers).
 TARGET_VS_RLCARD = 10.0
@@ -505,48 +504,13 @@ def render(rows: list[Row], notes: list[str], args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _version(dist: str) -> str:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def _git_rev() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10, check=True)
-        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")
-
-
 def machine_facts() -> list[str]:
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count() or 0
-    return [
-        f"CPU: {cpu}; cores: {os.cpu_count()} ({usable} usable)",
-        f"OS: {platform.platform()}",
-        f"Python: {platform.python_implementation()} {platform.python_version()}",
-        f"majiang {_version('majiang')} (git {_git_rev()}, C accelerator "
-        f"{'built' if accelerated() else 'not built'}), rlcard {_version('rlcard')}, "
-        f"numpy {_version('numpy')}, riichienv {_version('riichienv')}",
-        f"command: `{shlex.join(sys.orig_argv)}` (cwd {Path.cwd()})",
-    ]
+    """Machine facts for a report: the host, the libraries measured, the command."""
+    return _common.machine_facts(
+        f"majiang {version('majiang')} (git {git_rev()}, C accelerator "
+        f"{'built' if accelerated() else 'not built'}), rlcard {version('rlcard')}, "
+        f"numpy {version('numpy')}, riichienv {version('riichienv')}"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -599,13 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.profile > 0:
         print(profile_majiang(args, args.profile), file=sys.stderr)
     if args.markdown is not None:
-        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-        section = [f"## {stamp} — bench/bench_engine.py", ""]
-        section += [f"- {fact}" for fact in machine_facts()]
-        section += ["", body.rstrip(), "", ""]
-        with args.markdown.open("a", encoding="utf-8") as fh:
-            fh.write("\n".join(section))
-        print(f"appended to {args.markdown}", file=sys.stderr)
+        _common.append_markdown(args.markdown, "bench/bench_engine.py", machine_facts(), body)
     return 0
 
 

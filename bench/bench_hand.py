@@ -36,15 +36,10 @@ section with the machine facts and the exact command to FILE.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import gc
 import importlib
-import importlib.metadata
 import json
-import os
-import platform
 import random
-import shlex
 import subprocess
 import sys
 import time
@@ -56,6 +51,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # measure this tree's majiang, installed or not
+if str(REPO / "bench") not in sys.path:
+    sys.path.insert(0, str(REPO / "bench"))  # _common, also when loaded from elsewhere
+
+import _common  # noqa: E402
+from _common import version  # noqa: E402
+
 N_KINDS = 34
 SEQUENCE_PROB = 0.5  # chance that a random set of a generated complete hand is a sequence
 
@@ -787,13 +788,6 @@ def render(
     return "\n".join(lines)
 
 
-def _version(dist: str) -> str:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
 def compiled_modules(prefix: str = "majiang") -> list[str]:
     """Compiled extension modules loaded from the package (e.g. a C accelerator)."""
     found = []
@@ -805,27 +799,11 @@ def compiled_modules(prefix: str = "majiang") -> list[str]:
 
 
 def machine_facts() -> list[str]:
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        usable = len(os.sched_getaffinity(0))
-    except AttributeError:
-        usable = os.cpu_count() or 0
-    return [
-        f"CPU: {cpu}; cores: {os.cpu_count()} ({usable} usable)",
-        f"OS: {platform.platform()}",
-        f"Python: {platform.python_implementation()} {platform.python_version()}",
-        f"majiang {_version('majiang')}, mahjong {_version('mahjong')}, "
-        f"riichienv {_version('riichienv')}",
-        f"command: `{shlex.join(sys.orig_argv)}` (cwd {Path.cwd()})",
-    ]
+    """Machine facts for a report: the host, the libraries measured, the command."""
+    return _common.machine_facts(
+        f"majiang {version('majiang')}, mahjong {version('mahjong')}, "
+        f"riichienv {version('riichienv')}"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -900,13 +878,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     body = render(reports, startup, args)
     print(body)
     if args.markdown is not None:
-        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-        section = [f"## {stamp} — bench/bench_hand.py", ""]
-        section += [f"- {fact}" for fact in machine_facts()]
-        section += ["", body.rstrip(), "", ""]
-        with args.markdown.open("a", encoding="utf-8") as fh:
-            fh.write("\n".join(section))
-        print(f"appended to {args.markdown}", file=sys.stderr)
+        _common.append_markdown(args.markdown, "bench/bench_hand.py", machine_facts(), body)
     return 0
 
 

@@ -27,16 +27,32 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+import recordkit as kit
+from recordkit import (
+    do,
+    hand_entry,
+    items,
+    kinds,
+    legal,
+    match_options,
+    new_state,
+    partial_deal,
+    replay_one,
+    start_of,
+    t,
+    tsumogiri_step,
+    tsumogiri_until,
+)
 
 from majiang.engine.match import Match
-from majiang.engine.state import Action, HandState, Meld
+from majiang.engine.state import HandState, Meld
 from majiang.engine.wall import deal_from_wall, full_set
 from majiang.errors import IllegalActionError, MajiangError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay, replay_match
 from majiang.rules import VARIANTS
 from majiang.rules.guangdong import GUANGDONG, horse_target
-from majiang.tiles import parse_tile, parse_tiles
+from majiang.tiles import parse_tiles
 
 # -- fillers (see the module docstring) -------------------------------------------------
 F0 = "17m17p17s1234567z"  # 13 tiles; the dealer adds a 14th
@@ -47,22 +63,9 @@ N2 = "369m1479p124578s"
 N3 = "2358m369p134679s"
 
 NO_HORSES: dict[str, Any] = {"horses": False}
-PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
-# -- helpers -----------------------------------------------------------------------------
-def t(text: str) -> int:
-    """One tile as its int."""
-    return int(parse_tile(text))
-
-
-def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": seat, "type": kind}
-    if tile is not None:
-        out["tile"] = tile
-    return out
-
-
+# -- helpers (generic ones in recordkit) ------------------------------------------------
 def hand(
     hands: Sequence[str],
     actions: Iterable[tuple[Any, ...]] = (),
@@ -74,15 +77,8 @@ def hand(
     autoplay: str | None = None,
 ) -> dict[str, Any]:
     """One hand of a record; actions are (seat, type[, tile]) tuples."""
-    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
-    if horses is not None:
-        deal["reserved"] = {"horses": horses}
-    out: dict[str, Any] = {"deal": deal, "actions": [act(*a) for a in actions]}
-    if dealer is not None:
-        out["dealer"] = dealer
-    if autoplay is not None:
-        out["autoplay"] = autoplay
-    return out
+    deal = partial_deal(hands, draws=draws, tail=tail, reserved={"horses": horses})
+    return hand_entry(deal, actions, dealer=dealer, autoplay=autoplay)
 
 
 def record(
@@ -93,16 +89,16 @@ def record(
     seed: int = 1,
 ) -> dict[str, Any]:
     """A guangdong majiang-record/1; ``options`` default to horses off."""
-    opts = {"first_dealer": dealer, **(NO_HORSES if options is None else options)}
-    return {
-        "format": "majiang-record/1",
-        "variant": "guangdong",
-        "options": opts,
-        "seed": seed,
-        "players": PLAYERS,
-        "start": {"dealer": dealer, "counters": {"dealer_run": run}},
-        "hands": list(hands),
-    }
+    counters = {"dealer_run": run}
+    return kit.record(
+        "guangdong",
+        hands,
+        options=options,
+        defaults=NO_HORSES,
+        dealer=dealer,
+        counters=counters,
+        seed=seed,
+    )
 
 
 def play1(
@@ -115,14 +111,8 @@ def play1(
     **deal: Any,
 ) -> dict[str, Any]:
     """Replay a one-hand record; the hand's majiang-result/1 entry."""
-    rec = record(
-        hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer, run=run
-    )
-    result = replay(rec)
-    assert len(result["hands"]) == 1
-    h = result["hands"][0]
-    assert sum(h["deltas"]) == 0
-    return h
+    h = hand(hands, actions, dealer=dealer, **deal)
+    return replay_one(record(h, options=options, dealer=dealer, run=run))
 
 
 def state1(
@@ -137,44 +127,10 @@ def state1(
     seed: int = 1,
 ) -> HandState:
     """The start of a hand built from a partial deal, for driving HandState directly."""
-    opts = {"first_dealer": dealer, **(NO_HORSES if options is None else options)}
-    match = Match(
-        "guangdong", opts, seed, {"dealer": dealer, "counters": {"dealer_run": run}}, PLAYERS
-    )
-    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
-    if horses is not None:
-        deal["reserved"] = {"horses": horses}
-    return match.new_hand(deal)
-
-
-def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
-    state.apply(Action(seat, kind, None if tile is None else t(tile)))
-
-
-def legal(state: HandState, seat: int) -> set[str]:
-    """Legal actions as strings like 'S1 peng', 'S2 kong 5m'."""
-    return {str(a) for a in state.legal_actions(seat)}
-
-
-def kinds(actions: Iterable[str]) -> set[str]:
-    return {a.split()[1] for a in actions}
-
-
-def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
-    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
-    return sorted(x for x in out if kind is None or x[0] == kind)
-
-
-def tsumogiri_step(state: HandState) -> None:
-    """One autoplay step: pass every open claim, else discard the drawn tile."""
-    if state.phase != "turn":
-        state.close_window()
-        return
-    seat = state.current
-    tile = state.drawn
-    if tile is None or not state.concealed[seat][tile]:
-        tile = max(x for x in range(34) if state.concealed[seat][x])
-    state.apply(Action(seat, "discard", tile))
+    deal = partial_deal(hands, draws=draws, tail=tail, reserved={"horses": horses})
+    opts = match_options(options, NO_HORSES, first_dealer=dealer)
+    start = start_of(dealer, {"dealer_run": run})
+    return new_state("guangdong", deal, options=opts, start=start, seed=seed)
 
 
 # A basic self-draw of S1 on its first draw (used by several tests):
@@ -460,11 +416,7 @@ def test_added_kong_pays_1B_each_when_not_robbed() -> None:
 
 
 # == 1.2 wall ==============================================================================
-def _drive_to(state: HandState, live: int) -> None:
-    """Tsumogiri (passing every claim) until a turn starts with R == live."""
-    while not (state.phase == "turn" and state.live == live):
-        assert not state.is_terminal()
-        tsumogiri_step(state)
+_drive_to = tsumogiri_until  # tsumogiri until a turn starts with R == live
 
 
 # S1 holds 666p, S2 7777s, S3 5555m and the fourth 6p; the rest is filled from the seed.

@@ -23,17 +23,30 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+import recordkit as kit
+from recordkit import (
+    do,
+    hand_entry,
+    items,
+    legal,
+    match_options,
+    new_state,
+    partial_deal,
+    replay_one,
+    run,
+    start_of,
+    t,
+    ts,
+)
 
 from majiang.engine.match import Match
-from majiang.engine.state import Action, HandState
+from majiang.engine.state import HandState
 from majiang.engine.wall import full_set
 from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay, replay_match
 from majiang.rules.hainan import HAINAN
-from majiang.tiles import Tile, parse_tile, parse_tiles
-
-PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+from majiang.tiles import Tile
 
 
 def fill(h: str = "1234z") -> tuple[str, str, str]:
@@ -44,23 +57,7 @@ def fill(h: str = "1234z") -> tuple[str, str, str]:
 F0, F2, F3 = fill()
 
 
-# -- helpers -----------------------------------------------------------------------------
-def t(text: str) -> int:
-    """One tile as its int."""
-    return int(parse_tile(text))
-
-
-def ts(text: str) -> list[int]:
-    return [int(x) for x in parse_tiles(text)]
-
-
-def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": seat, "type": kind}
-    if tile is not None:
-        out["tiles" if kind == "chi" else "tile"] = tile
-    return out
-
-
+# -- helpers (generic ones in recordkit) ------------------------------------------------
 def check_sizes(hands: Sequence[str], dealer: int) -> None:
     """Every hand is given in full (nothing is filled from the seed)."""
     assert [len(ts(h)) for h in hands] == [14 if s == dealer else 13 for s in range(4)], hands
@@ -77,15 +74,8 @@ def hand(
 ) -> dict[str, Any]:
     """One hand of a record; actions are (seat, type[, tile]) tuples (chi: the two tiles)."""
     check_sizes(hands, 0 if dealer is None else dealer)
-    out: dict[str, Any] = {
-        "deal": {"hands": list(hands), "draws": draws, "tail": tail},
-        "actions": [act(*a) for a in actions],
-    }
-    if dealer is not None:
-        out["dealer"] = dealer
-    if autoplay is not None:
-        out["autoplay"] = autoplay
-    return out
+    deal = partial_deal(hands, draws=draws, tail=tail)
+    return hand_entry(deal, actions, dealer=dealer, autoplay=autoplay, chi_names_tiles=True)
 
 
 def record(
@@ -96,15 +86,8 @@ def record(
     seed: int = 1,
 ) -> dict[str, Any]:
     """A hainan majiang-record/1."""
-    return {
-        "format": "majiang-record/1",
-        "variant": "hainan",
-        "options": {"first_dealer": dealer, **(options or {})},
-        "seed": seed,
-        "players": PLAYERS,
-        "start": {"dealer": dealer, "counters": {"dealer_wins": wins}},
-        "hands": list(hands),
-    }
+    counters = {"dealer_wins": wins}
+    return kit.record("hainan", hands, options=options, dealer=dealer, counters=counters, seed=seed)
 
 
 def play(
@@ -117,14 +100,8 @@ def play(
     **deal: Any,
 ) -> dict[str, Any]:
     """Replay a one-hand record; the hand's majiang-result/1 entry."""
-    rec = record(
-        hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer, wins=wins
-    )
-    result = replay(rec)
-    assert len(result["hands"]) == 1
-    h: dict[str, Any] = result["hands"][0]
-    assert sum(h["deltas"]) == 0
-    return h
+    h = hand(hands, actions, dealer=dealer, **deal)
+    return replay_one(record(h, options=options, dealer=dealer, wins=wins))
 
 
 def state1(
@@ -139,60 +116,19 @@ def state1(
 ) -> HandState:
     """The start of a hand built from a partial deal, for driving HandState directly."""
     check_sizes(hands, dealer)
-    match = Match(
-        "hainan",
-        {"first_dealer": dealer, **(options or {})},
-        seed,
-        {"dealer": dealer, "counters": {"dealer_wins": wins}},
-        PLAYERS,
-    )
-    return match.new_hand({"hands": list(hands), "draws": draws, "tail": tail})
-
-
-def action(seat: int, kind: str, tile: str | None = None) -> Action:
-    if kind == "chi":
-        assert tile is not None
-        return Action(seat, "chi", None, tuple(sorted(ts(tile))))
-    return Action(seat, kind, None if tile is None else t(tile))
-
-
-def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
-    state.apply(action(seat, kind, tile))
-
-
-def run(state: HandState, actions: Iterable[tuple[Any, ...]]) -> HandState:
-    """Apply actions as a record does: an action outside the open window closes it."""
-    for a in actions:
-        x = action(*a)
-        if state.phase != "turn" and x not in state.legal_actions(x.seat):
-            state.close_window()
-        state.apply(x)
-    return state
+    deal = partial_deal(hands, draws=draws, tail=tail)
+    opts = match_options(options, first_dealer=dealer)
+    start = start_of(dealer, {"dealer_wins": wins})
+    return new_state("hainan", deal, options=opts, start=start, seed=seed)
 
 
 def after(hands: Sequence[str], actions: Iterable[tuple[Any, ...]], **kw: Any) -> HandState:
     return run(state1(hands, **kw), actions)
 
 
-def legal(state: HandState, seat: int) -> set[str]:
-    """Legal actions as strings like 'S1 peng', 'S2 kong 5m', 'S1 chi 23m'."""
-    return {str(a) for a in state.legal_actions(seat)}
-
-
-def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
-    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
-    return sorted(x for x in out if kind is None or x[0] == kind)
-
-
 def tsumogiri_step(state: HandState) -> None:
     """One autoplay step: pass every open claim, else discard the drawn tile."""
-    if state.phase != "turn":
-        state.close_window()
-        return
-    seat = state.current
-    tile = state.drawn
-    assert tile is not None and state.concealed[seat][tile]
-    state.apply(Action(seat, "discard", tile))
+    kit.tsumogiri_step(state, strict=True)
 
 
 def advance(state: HandState, seat: int, live: int) -> None:

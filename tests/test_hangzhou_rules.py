@@ -33,15 +33,32 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+import recordkit as kit
+from recordkit import (
+    claims_window,
+    hand_entry,
+    items,
+    kinds,
+    legal,
+    match_options,
+    new_state,
+    partial_deal,
+    record_action,
+    replay_one,
+    start_of,
+    t,
+    tsumogiri_until,
+)
+from recordkit import ts as tiles
 
 from majiang.engine.match import Match
-from majiang.engine.state import Action, HandState
+from majiang.engine.state import HandState
 from majiang.engine.wall import deal_from_wall, full_set
 from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay
 from majiang.rules.hangzhou import HANGZHOU
-from majiang.tiles import format_tiles, parse_tile, parse_tiles
+from majiang.tiles import format_tiles
 
 # -- fillers (see the module docstring) -------------------------------------------------
 A = "147m147p147s1234z"
@@ -51,29 +68,10 @@ KA = "47m147p147s12346z"
 KB = "258m258p258s1236z"
 KC = "36m369p369s12346z"
 
-PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 OPEN = (0, "discard", "6z")  # the dealer's first discard: his 14th tile, claimable by nobody
 
 
-# -- helpers -----------------------------------------------------------------------------
-def t(text: str) -> int:
-    """One tile as its int."""
-    return int(parse_tile(text))
-
-
-def tiles(text: str) -> list[int]:
-    return [int(x) for x in parse_tiles(text)]
-
-
-def act(seat: int, kind: str, tile: str | None = None, used: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": seat, "type": kind}
-    if tile is not None:
-        out["tile"] = tile
-    if used is not None:
-        out["tiles"] = used
-    return out
-
-
+# -- helpers (generic ones in recordkit) ------------------------------------------------
 def hand(
     hands: Sequence[str],
     actions: Iterable[tuple[Any, ...]] = (),
@@ -85,15 +83,8 @@ def hand(
     autoplay: str | None = None,
 ) -> dict[str, Any]:
     """One hand of a record; actions are (seat, type[, tile[, tiles]]) tuples."""
-    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
-    if indicator is not None:
-        deal["reserved"] = {"wild_indicator": indicator}
-    out: dict[str, Any] = {"deal": deal, "actions": [act(*a) for a in actions]}
-    if dealer is not None:
-        out["dealer"] = dealer
-    if autoplay is not None:
-        out["autoplay"] = autoplay
-    return out
+    deal = partial_deal(hands, draws=draws, tail=tail, reserved={"wild_indicator": indicator})
+    return hand_entry(deal, actions, dealer=dealer, autoplay=autoplay)
 
 
 def record(
@@ -104,18 +95,10 @@ def record(
     seed: int = 1,
 ) -> dict[str, Any]:
     """A hangzhou majiang-record/1 (``lao=None``: no start counters)."""
-    start: dict[str, Any] = {"dealer": dealer}
-    if lao is not None:
-        start["counters"] = {"lao": lao}
-    return {
-        "format": "majiang-record/1",
-        "variant": "hangzhou",
-        "options": {"first_dealer": dealer, **(options or {})},
-        "seed": seed,
-        "players": PLAYERS,
-        "start": start,
-        "hands": list(hands),
-    }
+    counters = None if lao is None else {"lao": lao}
+    return kit.record(
+        "hangzhou", hands, options=options, dealer=dealer, counters=counters, seed=seed
+    )
 
 
 def play1(
@@ -128,14 +111,8 @@ def play1(
     **deal: Any,
 ) -> dict[str, Any]:
     """Replay a one-hand record; the hand's majiang-result/1 entry."""
-    rec = record(
-        hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer, lao=lao
-    )
-    result = replay(rec)
-    assert len(result["hands"]) == 1
-    h = result["hands"][0]
-    assert sum(h["deltas"]) == 0
-    return h
+    h = hand(hands, actions, dealer=dealer, **deal)
+    return replay_one(record(h, options=options, dealer=dealer, lao=lao))
 
 
 def state1(
@@ -150,55 +127,16 @@ def state1(
     seed: int = 1,
 ) -> HandState:
     """The start of a hand built from a partial deal, for driving HandState directly."""
-    opts = {"first_dealer": dealer, **(options or {})}
-    match = Match("hangzhou", opts, seed, {"dealer": dealer, "counters": {"lao": lao}}, PLAYERS)
-    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
-    if indicator is not None:
-        deal["reserved"] = {"wild_indicator": indicator}
-    return match.new_hand(deal)
+    deal = partial_deal(hands, draws=draws, tail=tail, reserved={"wild_indicator": indicator})
+    opts = match_options(options, first_dealer=dealer)
+    start = start_of(dealer, {"lao": lao})
+    return new_state("hangzhou", deal, options=opts, start=start, seed=seed)
 
 
 def drive(state: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
     """Apply actions as a record would: an action that is no claim of the open window
     closes it first (every undecided seat passes)."""
-    for a in actions:
-        action = Action.from_json(act(*a))
-        if state.phase != "turn" and not _claims_window(state, action):
-            state.close_window()
-        state.apply(action)
-
-
-def _claims_window(state: HandState, action: Action) -> bool:
-    if action.type == "pass":
-        return True
-    offered = state.window_options.get(action.seat, [])
-    return action.seat not in state.decisions and action in offered
-
-
-def legal(state: HandState, seat: int) -> set[str]:
-    """Legal actions as strings like 'S1 peng', 'S2 kong 7z 557z', 'S1 chi 4m5z'."""
-    return {str(a) for a in state.legal_actions(seat)}
-
-
-def kinds(actions: Iterable[str]) -> set[str]:
-    return {a.split()[1] for a in actions}
-
-
-def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
-    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
-    return sorted(x for x in out if kind is None or x[0] == kind)
-
-
-def tsumogiri_step(state: HandState) -> None:
-    """One autoplay step: pass every open claim, else discard the drawn tile."""
-    if state.phase != "turn":
-        state.close_window()
-        return
-    seat = state.current
-    tile = state.drawn
-    if tile is None or not state.concealed[seat][tile]:
-        tile = max(x for x in range(34) if state.concealed[seat][x])
-    state.apply(Action(seat, "discard", tile))
+    kit.run(state, actions, to_action=record_action, in_window=claims_window)
 
 
 def shuffled_deal(seed: int, dealer: int) -> dict[str, Any]:
@@ -452,13 +390,7 @@ def _end_state() -> HandState:
     return state1(END_HANDS, tail=END_TAIL, lao=3)
 
 
-def _drive_to(state: HandState, live: int, seen: dict[int, set[str]] | None = None) -> None:
-    """Tsumogiri (passing every claim) until a turn starts with R == live."""
-    while not (state.phase == "turn" and state.live == live):
-        assert not state.is_terminal()
-        if seen is not None and state.phase == "turn":
-            seen[state.live] = legal(state, state.current)
-        tsumogiri_step(state)
+_drive_to = tsumogiri_until  # tsumogiri until a turn starts with R == live
 
 
 def test_last_turn_at_R20_discard_only_won_on() -> None:

@@ -25,6 +25,22 @@ from itertools import chain
 from typing import Any
 
 import pytest
+import recordkit as kit
+from recordkit import (
+    do,
+    hand_entry,
+    items,
+    kinds,
+    legal,
+    match_options,
+    new_state,
+    partial_deal,
+    replay_one,
+    start_of,
+    t,
+    ts,
+    tsumogiri_until,
+)
 
 from majiang.engine.match import Match
 from majiang.engine.state import Action, Deal, HandState
@@ -33,7 +49,6 @@ from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay
 from majiang.rules.hongzhong import HONGZHONG
-from majiang.tiles import parse_tile, parse_tiles
 
 # -- fillers (see the module docstring) -------------------------------------------------
 F0 = "179m12468p13689s"  # 13 tiles; the dealer adds a 14th
@@ -43,30 +58,13 @@ F3 = "178m12478p24678s"
 
 PLAIN: dict[str, Any] = {"golden_bird": False, "zhuang_xian": False}
 MISS = "3p 2s"  # two birds, neither a 1, 5, 9 nor 7z
-PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 RED = 33  # 7z
 
 # The winner used by most tests: 234m 345m 456m 555p + 5s, waiting on 5s (tanki) or a 7z.
 WA = "234m345m456m555p5s"
 
 
-# -- helpers -----------------------------------------------------------------------------
-def t(text: str) -> int:
-    """One tile as its int."""
-    return int(parse_tile(text))
-
-
-def ts(text: str) -> list[int]:
-    return [int(x) for x in parse_tiles(text)]
-
-
-def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": seat, "type": kind}
-    if tile is not None:
-        out["tile"] = tile
-    return out
-
-
+# -- helpers (generic ones in recordkit) ------------------------------------------------
 def hand(
     hands: Sequence[str],
     actions: Iterable[tuple[Any, ...]] = (),
@@ -78,15 +76,8 @@ def hand(
     autoplay: str | None = None,
 ) -> dict[str, Any]:
     """One hand of a record; actions are (seat, type[, tile]) tuples."""
-    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
-    if birds is not None:
-        deal["reserved"] = {"birds": birds}
-    out: dict[str, Any] = {"deal": deal, "actions": [act(*a) for a in actions]}
-    if dealer is not None:
-        out["dealer"] = dealer
-    if autoplay is not None:
-        out["autoplay"] = autoplay
-    return out
+    deal = partial_deal(hands, draws=draws, tail=tail, reserved={"birds": birds})
+    return hand_entry(deal, actions, dealer=dealer, autoplay=autoplay)
 
 
 def record(
@@ -96,15 +87,15 @@ def record(
     seed: int = 1,
 ) -> dict[str, Any]:
     """A hongzhong majiang-record/1; ``options`` default to PLAIN."""
-    return {
-        "format": "majiang-record/1",
-        "variant": "hongzhong",
-        "options": dict(PLAIN if options is None else options),
-        "seed": seed,
-        "players": PLAYERS,
-        "start": {"dealer": dealer},
-        "hands": list(hands),
-    }
+    return kit.record(
+        "hongzhong",
+        hands,
+        options=options,
+        defaults=PLAIN,
+        first_dealer=False,
+        dealer=dealer,
+        seed=seed,
+    )
 
 
 def play1(
@@ -116,12 +107,9 @@ def play1(
     **deal: Any,
 ) -> dict[str, Any]:
     """Replay a one-hand record; the hand's majiang-result/1 entry."""
-    rec = record(hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer)
-    result = replay(rec)
-    assert len(result["hands"]) == 1
-    h = result["hands"][0]
-    assert sum(h["deltas"]) == 0
-    return h
+    return replay_one(
+        record(hand(hands, actions, dealer=dealer, **deal), options=options, dealer=dealer)
+    )
 
 
 def state1(
@@ -135,59 +123,27 @@ def state1(
     seed: int = 1,
 ) -> HandState:
     """The start of a hand built from a partial deal, for driving HandState directly."""
-    match = Match(
-        "hongzhong", dict(PLAIN if options is None else options), seed, {"dealer": dealer}
+    deal = partial_deal(hands, draws=draws, tail=tail, reserved={"birds": birds})
+    opts = match_options(options, PLAIN)
+    return new_state(
+        "hongzhong", deal, options=opts, start=start_of(dealer), seed=seed, players=None
     )
-    deal: dict[str, Any] = {"hands": list(hands), "draws": draws, "tail": tail}
-    if birds is not None:
-        deal["reserved"] = {"birds": birds}
-    return match.new_hand(deal)
-
-
-def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
-    state.apply(Action(seat, kind, None if tile is None else t(tile)))
 
 
 def run(state: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
     """Apply (seat, type[, tile]) actions; a window nobody decides on is closed first."""
-    for a in actions:
-        action = Action(a[0], a[1], None if len(a) < 3 else t(a[2]))
-        if state.phase != "turn" and action not in state.legal_actions(a[0]):
-            state.close_window()
-        state.apply(action)
-
-
-def legal(state: HandState, seat: int) -> set[str]:
-    """Legal actions as strings like 'S1 peng', 'S2 kong 5m'."""
-    return {str(a) for a in state.legal_actions(seat)}
-
-
-def kinds(actions: Iterable[str]) -> set[str]:
-    return {a.split()[1] for a in actions}
-
-
-def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
-    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
-    return sorted(x for x in out if kind is None or x[0] == kind)
+    kit.run(state, actions)
 
 
 def tsumogiri_step(state: HandState) -> None:
-    """One autoplay step: pass every open claim, else discard the drawn tile."""
-    if state.phase != "turn":
-        state.close_window()
-        return
-    seat = state.current
-    tile = state.drawn
-    if tile is None or not state.concealed[seat][tile]:
-        tile = max(x for x in range(34) if state.concealed[seat][x] and x != RED)
-    state.apply(Action(seat, "discard", tile))
+    """One autoplay step: pass every open claim, else discard the drawn tile (never a 红中
+    when the drawn tile is not in hand)."""
+    kit.tsumogiri_step(state, keep=RED)
 
 
 def drive_to(state: HandState, live: int) -> None:
     """Tsumogiri (passing every claim) until a turn starts with R == live."""
-    while not (state.phase == "turn" and state.live == live):
-        assert not state.is_terminal()
-        tsumogiri_step(state)
+    tsumogiri_until(state, live, step=tsumogiri_step)
 
 
 def wins(tiles: str, **kw: Any) -> bool:

@@ -29,30 +29,35 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+import recordkit as kit
+from recordkit import (
+    do,
+    hand_entry,
+    items,
+    kinds,
+    legal,
+    match_options,
+    new_state,
+    offered_in_window,
+    partial_deal,
+    replay_one,
+    start_of,
+    t,
+    ts,
+)
 
-from majiang.engine.match import Match
 from majiang.engine.state import Action, HandState
 from majiang.engine.wall import deal_from_wall, full_set
 from majiang.errors import RecordError
 from majiang.hand import is_winning, shanten
 from majiang.records import replay, replay_match
 from majiang.rules.taizhou import TAIZHOU
-from majiang.tiles import format_tiles, parse_tile, parse_tiles
+from majiang.tiles import format_tiles
 
-PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WHITE = 31
 
 
-# -- helpers -----------------------------------------------------------------------------
-def t(text: str) -> int:
-    """One tile as its int."""
-    return int(parse_tile(text))
-
-
-def ts(text: str) -> list[int]:
-    return [int(x) for x in parse_tiles(text)]
-
-
+# -- helpers (generic ones in recordkit) ------------------------------------------------
 # Honours first, then each suit 1 4 7 2 5 8 3 6 9 (three apart where possible).
 _FILL_ORDER = tuple(range(27, 34)) + tuple(
     base + off for base in (0, 9, 18) for off in (0, 3, 6, 1, 4, 7, 2, 5, 8)
@@ -108,10 +113,8 @@ def fill_hands(
 
 
 def act(seat: int, kind: str, tile: str | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": seat, "type": kind}
-    if tile is not None:
-        out["tiles" if kind == "chi" else "tile"] = tile
-    return out
+    """A record action; a chi's ``tile`` names its two hand tiles."""
+    return kit.act(seat, kind, tile, chi_names_tiles=True)
 
 
 def deal_of(
@@ -129,14 +132,9 @@ def deal_of(
     fixed = (options or {}).get("wild_mode") == "fixed_white"
     named = ts(draws) + ts(tail) + ([] if fixed else [t(wild)])
     wild_kind = WHITE if fixed else t(wild)
-    deal: dict[str, Any] = {
-        "hands": fill_hands(hands, named, wild_kind, dealer),
-        "draws": draws,
-        "tail": tail,
-    }
-    if not fixed:
-        deal["reserved"] = {"wild_indicator": wild}
-    return deal
+    filled = fill_hands(hands, named, wild_kind, dealer)
+    indicator = None if fixed else wild
+    return partial_deal(filled, draws=draws, tail=tail, reserved={"wild_indicator": indicator})
 
 
 def hand_of(
@@ -147,28 +145,14 @@ def hand_of(
     dealer: int = 0,
     **deal: Any,
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "dealer": dealer,
-        "deal": deal_of(hands, dealer=dealer, **deal),
-        "actions": [act(*a) for a in actions],
-    }
-    if autoplay is not None:
-        out["autoplay"] = autoplay
-    return out
+    deal_ = deal_of(hands, dealer=dealer, **deal)
+    return hand_entry(deal_, actions, dealer=dealer, autoplay=autoplay, chi_names_tiles=True)
 
 
 def record(
     *hands: dict[str, Any], options: dict[str, Any] | None = None, dealer: int = 0
 ) -> dict[str, Any]:
-    return {
-        "format": "majiang-record/1",
-        "variant": "taizhou",
-        "options": {"first_dealer": dealer, **(options or {})},
-        "seed": 1,
-        "players": PLAYERS,
-        "start": {"dealer": dealer},
-        "hands": list(hands),
-    }
+    return kit.record("taizhou", hands, options=options, dealer=dealer)
 
 
 def play(
@@ -181,11 +165,7 @@ def play(
 ) -> dict[str, Any]:
     """Replay a one-hand record; the hand's majiang-result/1 entry."""
     hand = hand_of(hands, actions, dealer=dealer, options=options, **deal)
-    result = replay(record(hand, options=options, dealer=dealer))
-    assert len(result["hands"]) == 1
-    h = result["hands"][0]
-    assert sum(h["deltas"]) == 0
-    return h
+    return replay_one(record(hand, options=options, dealer=dealer))
 
 
 def state(
@@ -196,50 +176,20 @@ def state(
     **deal: Any,
 ) -> HandState:
     """The start of a hand built from a partial deal, for driving HandState directly."""
-    opts = {"first_dealer": dealer, **(options or {})}
-    match = Match("taizhou", opts, 1, {"dealer": dealer}, PLAYERS)
-    return match.new_hand(deal_of(hands, options=options, dealer=dealer, **deal))
-
-
-def action(seat: int, kind: str, tile: str | None = None) -> Action:
-    if kind == "chi":
-        assert tile is not None
-        return Action(seat, "chi", None, tuple(sorted(ts(tile))))
-    return Action(seat, kind, None if tile is None else t(tile))
-
-
-def do(st: HandState, seat: int, kind: str, tile: str | None = None) -> None:
-    st.apply(action(seat, kind, tile))
+    deal_ = deal_of(hands, options=options, dealer=dealer, **deal)
+    opts = match_options(options, first_dealer=dealer)
+    return new_state("taizhou", deal_, options=opts, start=start_of(dealer))
 
 
 def run(st: HandState, actions: Iterable[tuple[Any, ...]]) -> None:
     """Apply actions as a record does: an open window closes at the first action that is
     not a claim or pass of it (FORMAT.md)."""
-    for a in actions:
-        act_ = action(*a)
-        in_window = act_.type == "pass" or act_ in st.window_options.get(act_.seat, [])
-        if st.phase != "turn" and not in_window:
-            st.close_window()
-        st.apply(act_)
-
-
-def legal(st: HandState, seat: int) -> set[str]:
-    """Legal actions as strings like 'S1 peng', 'S2 kong 5m'."""
-    return {str(a) for a in st.legal_actions(seat)}
+    kit.run(st, actions, in_window=offered_in_window)
 
 
 def claims(st: HandState, seat: int) -> set[str]:
     """What ``seat`` may claim now: nothing when no claim window is open."""
     return set() if st.phase == "turn" else legal(st, seat)
-
-
-def kinds(actions: Iterable[str]) -> set[str]:
-    return {a.split()[1] for a in actions}
-
-
-def items(h: dict[str, Any], kind: str | None = None) -> list[tuple[str, int, int, int]]:
-    out = [(i["kind"], i["from"], i["to"], i["points"]) for i in h["items"]]
-    return sorted(x for x in out if kind is None or x[0] == kind)
 
 
 def tsumogiri(first: int, tiles: Sequence[str]) -> list[tuple[Any, ...]]:
@@ -249,11 +199,7 @@ def tsumogiri(first: int, tiles: Sequence[str]) -> list[tuple[Any, ...]]:
 
 def tsumogiri_step(st: HandState) -> None:
     """One autoplay step: pass every open claim, else discard the drawn tile."""
-    if st.phase != "turn":
-        st.close_window()
-        return
-    assert st.drawn is not None
-    st.apply(Action(st.current, "discard", st.drawn))
+    kit.tsumogiri_step(st, strict=True)
 
 
 # S1 = 123m 456p 789s 23s 55m waits on 1s / 4s: four sequences, pair 55m.
