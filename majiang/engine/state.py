@@ -9,7 +9,7 @@ leaves the state unchanged (DESIGN.md convention 4).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import mul
@@ -845,7 +845,3 @@ class HandState:
             "window_from": self.window_from if self.phase != "turn" else None,
             "legal": self.legal_actions(seat),
         }
-
-    def hand_from(self, seat: int) -> Sequence[int]:
-        """The seat's starting tiles as dealt."""
-        return self.deal.hands[seat]
