@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from majiang.errors import OptionError
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from majiang.engine.state import Action, HandState, WinInfo
     from majiang.scoring import Item
 
-__all__ = ["BaseRules", "Option", "Rules", "Variant", "validate_options"]
+__all__ = ["BaseRules", "Option", "Rules", "Variant", "remember_score", "validate_options"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +75,25 @@ def escape_option(default: int) -> Option:
         "points the escaper pays each other seat",
         minimum=0,
     )
+
+
+T = TypeVar("T")
+
+
+def remember_score(state: HandState, win: WinInfo, compute: Callable[[], T]) -> T:
+    """Score a win once: patterns and settlement both need the best reading.
+
+    Kept in the hand's private variant state, keyed by the win and the point of
+    play, so a clone or a later win never sees a stale score.
+    """
+    key = (win, len(state.history))
+    hit = state.extra.get("_score")
+    if hit is not None and hit[0] == key:
+        value: T = hit[1]
+        return value
+    value = compute()
+    state.extra["_score"] = (key, value)
+    return value
 
 
 def indicator_reserved(opts: Mapping[str, Any]) -> dict[str, int]:

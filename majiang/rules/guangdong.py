@@ -6,7 +6,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions
-from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
+from majiang.rules.base import (
+    FIRST_DEALER,
+    BaseRules,
+    Option,
+    Variant,
+    escape_option,
+    remember_score,
+)
 from majiang.scoring import Item
 
 if TYPE_CHECKING:
@@ -68,6 +75,10 @@ class GuangdongRules(BaseRules):
 
     def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
         """Big patterns of the best reading; value M = 2 for big, 1 for small (D10)."""
+        ids, m = remember_score(state, win, lambda: self._best(state, win))
+        return list(ids), m
+
+    def _best(self, state: HandState, win: WinInfo) -> tuple[tuple[str, ...], int]:
         seat = win.winner
         concealed = state.hand_tiles(seat)
         if win.win_type in ("rob_kong", "discard"):
@@ -102,8 +113,8 @@ class GuangdongRules(BaseRules):
             if len(ordered) > len(best):
                 best = ordered
         if not best:
-            return ["basic_hand"], 1
-        return best, 2
+            return ("basic_hand",), 1
+        return tuple(best), 2
 
     def _standard_patterns(
         self, state: HandState, win: WinInfo, groups: Any, concealed: list[int]

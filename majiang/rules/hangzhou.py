@@ -14,6 +14,7 @@ from majiang.rules.base import (
     escape_option,
     indicator_reserved,
     indicator_wild,
+    remember_score,
 )
 from majiang.scoring import Item
 
@@ -209,9 +210,13 @@ class HangzhouRules(BaseRules):
     def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
         """The shape, baotou/qike, then gang x m and piao x n, for the highest F."""
         ids, f, _ = self._score(state, win)
-        return ids, f
+        return list(ids), f
 
-    def _score(self, state: HandState, win: WinInfo) -> tuple[list[str], int, str]:
+    def _score(self, state: HandState, win: WinInfo) -> tuple[tuple[str, ...], int, str]:
+        """The best (ids, F, explanation), computed once per win."""
+        return remember_score(state, win, lambda: self._best(state, win))
+
+    def _best(self, state: HandState, win: WinInfo) -> tuple[tuple[str, ...], int, str]:
         seat = win.winner
         wild = state.wild
         concealed = state.hand_tiles(seat)
@@ -256,7 +261,7 @@ class HangzhouRules(BaseRules):
             if f > best[0] or (f == best[0] and len(ids) > len(best[1])):
                 why = f"F = S {s} x G {2 if g else 1} x 2^({nn}+{mm}) = {f}"
                 best = (f, ids, why)
-        return best[1], best[0], best[2]
+        return tuple(best[1]), best[0], best[2]
 
     @staticmethod
     def _sets_after_wild(before: list[int], wild: int) -> bool:

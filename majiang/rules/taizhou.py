@@ -17,6 +17,7 @@ from majiang.rules.base import (
     escape_option,
     indicator_reserved,
     indicator_wild,
+    remember_score,
 )
 from majiang.scoring import Item
 
@@ -174,6 +175,9 @@ class TaizhouRules(BaseRules):
     # -- scoring ---------------------------------------------------------------------
     def winner_score(self, state: HandState, win: WinInfo) -> Score:
         """The decomposition and winning-tile placement that maximise 牌点 (5.4)."""
+        return remember_score(state, win, lambda: self._best(state, win))
+
+    def _best(self, state: HandState, win: WinInfo) -> Score:
         seat = win.winner
         wild = state.wild
         pos = (seat - state.dealer) % 4
