@@ -13,36 +13,25 @@ from typing import NamedTuple
 
 MAGIC = b"MJTAB3\n"
 
+_SHARED: list[tuple[str, int]] = [
+    ("complete", 1),
+    ("need0", 1),
+    ("need2", 1),
+    ("need2n", 1),
+    ("odd", 1),
+    ("single", 1),
+    ("kept", 10),
+    ("pairsq", 1),
+    ("pairsn", 1),
+    ("ones", 1),
+    ("orph", 1),
+]
 LAYOUT: dict[str, list[tuple[str, int]]] = {
-    "n": [
-        ("complete", 1),
-        ("need0", 1),
-        ("need2", 1),
-        ("need2n", 1),
-        ("odd", 1),
-        ("single", 1),
-        ("kept", 10),
-        ("pairsq", 1),
-        ("pairsn", 1),
-        ("ones", 1),
-        ("orph", 1),
-    ],
-    "z": [
-        ("complete", 1),
-        ("need0", 1),
-        ("need2", 1),
-        ("need2n", 1),
-        ("odd", 1),
-        ("single", 1),
-        ("kept", 10),
-        ("pairsq", 1),
-        ("pairsn", 1),
-        ("ones", 1),
-        ("orph", 1),
-        ("need0nw", 1),
-        ("need2nw", 1),
-    ],
+    "n": _SHARED,
+    # honors also store the needs when wilds may not stand for honors (RULES.md 4.1)
+    "z": [*_SHARED, ("need0nw", 1), ("need2nw", 1)],
 }
+"""Tables in file order with their bytes per key: number suits, then honors."""
 
 
 class SuitTables(NamedTuple):
