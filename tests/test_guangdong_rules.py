@@ -1150,3 +1150,67 @@ def test_room_option_values_are_checked(options: dict[str, Any], name: str) -> N
     rec = record(hand(BASIC, BASIC_ACTIONS, draws="6m"), options={"horses": False, **options})
     with pytest.raises(RecordError, match=name):
         replay(rec)
+
+
+# == 1.5 horses: a target that nets 0 (corrected 2026-12-01) ==================================
+# S0 (dealer) declares ckong 5555m in his first turn, S1 declares ckong 2222p, S2 self-draws
+# 123s 456s 789s 666s 44s: all_one_suit, big (M = 2). Base list (B = 1):
+#   hu    S0->S2 4, S1->S2 4, S3->S2 4
+#   kong  S1->S0 2, S2->S0 2, S3->S0 2 (S0's ckong); S0->S1 2, S2->S1 2, S3->S1 2 (S1's)
+# Nets: S0 +6-4-2 = 0, S1 +6-4-2 = 0, S2 +12-4 = +8, S3 -4-2-2 = -8.
+NET0_HANDS = ["5555m17p17s123456z", "2222p39m39s34567z", "123s456s789s666s4s", F3]
+NET0_ACTIONS = [
+    (0, "kong", "5m"),
+    (0, "discard", "8m"),
+    (1, "kong", "2p"),
+    (1, "discard", "8p"),
+    (2, "hu"),
+]
+
+
+@pytest.mark.parametrize(
+    ("horses", "run", "horse_items", "deltas"),
+    [
+        # T = S0 (the dealer) nets 0: nothing. (The old mirrors duplicated the dealer's
+        # transfers: S1->S0 2, S2->S0 2, S3->S0 2, S0->S1 2, S0->S2 4 -> [0, 0, 10, -10].)
+        ("1m", 1, [], [0, 0, 8, -8]),
+        # T = S1 nets 0: nothing. (Old: S2->S0 2, S3->S0 2 for what S1 received from them,
+        # S0->S2 4 for S1's hu payment -> [0, 0, 10, -10].)
+        ("2m", 1, [], [0, 0, 8, -8]),
+        # T = S2 (+8) mirrors: S1->S2 4 gives S1->S0 4, S3->S2 4 gives S3->S0 4, S2->S1 2
+        # gives S0->S1 2 -> horses [+6, -2, 0, -4] -> [6, -2, 8, -12].
+        ("3p", 1, [("horse", 0, 1, 2), ("horse", 1, 0, 4), ("horse", 3, 0, 4)], [6, -2, 8, -12]),
+        # T = S3 (-8) mirrors: S3->S1 2 gives S0->S1 2, S3->S2 4 gives S0->S2 4
+        # -> horses [-6, +2, +4, 0] -> [-6, 2, 12, -8].
+        ("4m", 1, [("horse", 0, 1, 2), ("horse", 0, 2, 4)], [-6, 2, 12, -8]),
+        # four horses, each alone: the two net-0 targets add nothing, S2's and S3's add
+        # [6, -2, 0, -4] + [-6, 2, 4, 0] -> [0, 0, 12, -12].
+        ("1m 2m 3p 4m", 4, None, [0, 0, 12, -12]),
+    ],
+)
+def test_horse_on_a_target_that_nets_zero_moves_nothing_D13(
+    horses: str, run: int, horse_items: list[tuple[str, int, int, int]] | None, deltas: list[int]
+) -> None:
+    """RULES.md 1.5 / D13 (corrected 2026-12-01): 如果是平则不用计算输赢 — a horse whose
+    target's hu and kong transfers net 0 moves nothing, although the target has transfers."""
+    h = play1(
+        NET0_HANDS,
+        NET0_ACTIONS,
+        draws="6m 4s",
+        tail="8m 8p",
+        horses=horses,
+        run=run,
+        options={},
+    )
+    assert (h["winner"], h["win_type"], h["patterns"]) == (2, "self_draw", ["all_one_suit"])
+    assert items(h, "kong") == [
+        ("kong", 0, 1, 2),
+        ("kong", 1, 0, 2),
+        ("kong", 2, 0, 2),
+        ("kong", 2, 1, 2),
+        ("kong", 3, 0, 2),
+        ("kong", 3, 1, 2),
+    ]
+    if horse_items is not None:
+        assert items(h, "horse") == horse_items
+    assert h["deltas"] == deltas

@@ -38,7 +38,14 @@ PATTERNS = (
 
 OPTIONS = (
     Option("base_score", "int", 1, "基础分", "B, the base of every payment", minimum=1),
-    Option("horses", "bool", True, "买马", "the dealer buys horses (RULES.md 1.2)"),
+    Option(
+        "horses",
+        "bool",
+        True,
+        "买马",
+        "the dealer buys horses: he wins and loses with each horse's target seat; "
+        "a target that nets 0 moves nothing (RULES.md 1.5, D13)",
+    ),
     Option("hunyise_big", "bool", True, "混一色算大胡", "混一色 counts as a big hand (D11)"),
     Option("kong_pay_on_draw", "bool", False, "流局算杠", "kongs are paid in a drawn hand (D16)"),
     escape_option(8),
@@ -51,6 +58,13 @@ def horse_target(tile: int) -> int:
     if tile < 27:
         return (tile % 9) % 4
     return (0, 1, 2, 3, 2, 1, 0)[tile - 27]
+
+
+def _net(items: list[Item], seat: int) -> int:
+    """What ``seat`` receives minus what it pays over ``items``."""
+    return sum(it.points for it in items if it.payee == seat) - sum(
+        it.points for it in items if it.payer == seat
+    )
 
 
 class GuangdongRules(BaseRules):
@@ -153,7 +167,8 @@ class GuangdongRules(BaseRules):
         return found
 
     def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
-        """Win and kong payments, then horse mirrors (RULES.md 1.5)."""
+        """Win and kong payments, then horse mirrors for each target that does not net 0
+        over them (RULES.md 1.5, D13)."""
         b = state.options["base_score"]
         base: list[Item] = []
         if win is not None:
@@ -180,6 +195,8 @@ class GuangdongRules(BaseRules):
             d = state.dealer
             for horse in state.reserved.get("horses", ()):
                 target = (d + horse_target(horse)) % 4
+                if not _net(base, target):
+                    continue  # RULES.md 1.5 (D13): a target that nets 0 moves nothing
                 for it in base:
                     if it.payee == target and it.payer != d:
                         items.append(Item("horse", it.payer, d, it.points))
