@@ -1214,3 +1214,55 @@ def test_horse_on_a_target_that_nets_zero_moves_nothing_D13(
     if horse_items is not None:
         assert items(h, "horse") == horse_items
     assert h["deltas"] == deltas
+
+
+# == issue 14: seats that wrap around the table, East as the pair, the end of the wall ==========
+def _rotated(k: int) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """HORSE_HANDS and HORSE_ACTIONS with every seat moved k seats on (dealer S{k})."""
+    hands = [HORSE_HANDS[(s - k) % 4] for s in range(4)]
+    acts = [((a[0] + k) % 4, *a[1:]) for a in HORSE_ACTIONS]
+    return hands, acts
+
+
+@pytest.mark.parametrize("dealer", [1, 2, 3])
+@pytest.mark.parametrize(("horse", "target"), [("5m", 0), ("2p", 1), ("3p", 2), ("4s", 3)])
+def test_horse_target_wraps_around_the_table(dealer: int, horse: str, target: int) -> None:
+    # RULES.md 1.5: the target is the seat at position pos from the dealer, (dealer + pos)
+    # mod 4, so with dealer S3 a position-1 horse points at S0. The HORSE_HANDS hand moved
+    # `dealer` seats on settles as before, with the deltas moved the same seats on.
+    hands, acts = _rotated(dealer)
+    h = play1(hands, acts, draws="9m 4p 4m 6m", tail="5z", horses=horse, dealer=dealer, options={})
+    assert h["winner"] == (1 + dealer) % 4
+    want = HORSE_DELTAS[target]
+    assert h["deltas"] == [want[(s - dealer) % 4] for s in range(4)]
+    assert len(items(h, "horse")) == (1 if target == 0 else 2)
+
+
+def test_little_four_winds_with_east_as_the_pair() -> None:
+    # RULES.md 1.4 小四喜: triplets of three winds and a pair of the fourth, East included:
+    # 222z 333z 444z 123m + 1z, draws 1z (pair). hunyise_big off as in test_little_four_winds.
+    h = play1(
+        [N0 + " 5s", "222z333z444z1z123m", N2, N3],
+        [(0, "discard", "5s"), (1, "hu")],
+        draws="1z",
+        options={"horses": False, "hunyise_big": False},
+    )
+    assert h["patterns"] == ["little_four_winds"]
+    assert h["deltas"] == BIG
+
+
+def test_discard_after_the_draw_leaving_one_tile_may_be_claimed_D15() -> None:
+    # RULES.md 1.2 / D15: only the discard made after the last tile (R = 0) is unclaimable.
+    # S2 draws at R = 1 and discards 6p: S1 (666p) may peng it or kong it (the kong's
+    # replacement is the last live tile).
+    state = state1(["", "666p", "7777s6p", "5555m"])
+    _drive_to(state, 1)
+    assert state.current == 2
+    trial = state.clone()
+    do(state, 2, "discard", "6p")
+    assert legal(state, 1) == {"S1 kong 6p", "S1 peng", "S1 pass"}
+    do(state, 1, "peng")
+    assert (state.phase, state.current, state.live) == ("turn", 1, 1)
+    do(trial, 2, "discard", "6p")
+    do(trial, 1, "kong", "6p")
+    assert (trial.current, trial.live) == (1, 0)

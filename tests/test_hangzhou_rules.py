@@ -1298,3 +1298,16 @@ def test_escape_penalty_default_zero(penalty: int | None, deltas: list[int]) -> 
     h = play1([A + " 6z", B, C, "147m258p369s1234z"], [(1, "escape")], options=options)
     assert (h["outcome"], h["winner"]) == ("draw", None)
     assert h["deltas"] == deltas
+
+
+# == issue 14: readings, RULES.md 0.7 and 2.4 ==================================================
+def test_highest_fan_reading_is_used_whatever_the_reading_order() -> None:
+    # 1111m 22p 33p 44p 6s 5z 5z draws 6s. Three readings (RULES.md 2.4, 0.7):
+    #   standard 111m 1m+5z+5z 234p 234p 66s, not 爆头: basic_hand, F = 1;
+    #   seven pairs, the two wilds as 1m (three pairs of 1m, no quadruple), 七客: F = 2 x 2 = 4;
+    #   seven pairs, the two wilds a pair, 1111m a quadruple, 七客: F = 4 x 2 = 8.
+    # The highest F is used wherever it comes among the readings: F = 8, [-16, 32, -8, -8].
+    h = play1([KA + " 6z", "1111m22p33p44p6s5z5z", KB, KC], [OPEN, (1, "hu")], draws="6s")
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert h["patterns"] == ["luxury_seven_pairs", "qike"]
+    assert h["deltas"] == s1_self_draw(8) == [-16, 32, -8, -8]
