@@ -152,8 +152,9 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     """Parse tile notation such as ``'123m 456p 11z'`` into tiles, in written order.
 
     Strict: a digit outside the suit's range, digits with no suit letter, a suit
-    letter with no digits or any other character raises NotationError naming
-    the bad text and its 0-based position.
+    letter with no digits or any other character (tabs, newlines and commas
+    included: FORMAT.md allows spaces only) raises NotationError naming the bad
+    text and its 0-based position.
     """
     if not isinstance(text, str):
         raise NotationError(f"tile notation must be a string, got {type(text).__name__}")
@@ -181,7 +182,7 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
                     )
                 out.append(_ALL[_SUIT_BASE[ch] + n - 1])
             digits = []
-        elif ch in " \t\n,":
+        elif ch == " ":  # FORMAT.md 1: spaces (U+0020) only between groups
             if digits:
                 pos0 = digits[0][0]
                 raise NotationError(
