@@ -369,13 +369,54 @@ def test_fan_dragon_pung_exposed(dragon: str) -> None:
     assert_fan_win(hands, acts, "9p", ["dragon_pung"])
 
 
-def test_fan_dragon_pung_concealed_D39() -> None:
-    # chi 123m<S0 + concealed 555z + 456p 789s 99p: dragon_pung alone.
-    hands, acts = claim_flow("23m 1s 555z 456p 789s 9p", "23m", "1m", "1s", "9p")
+@pytest.mark.parametrize("dragon", ["6z", "7z"])
+def test_fan_dragon_pung_concealed_D39(dragon: str) -> None:
+    # chi 123m<S0 + concealed 666z or 777z + 456p 789s 99p: dragon_pung alone (中 and 发:
+    # 明刻暗刻均可). A concealed 555z gives none: test_fan_white_pung_only_exposed_or_kong_D39.
+    n = dragon[0]
+    hands, acts = claim_flow(f"23m 1s {n}{n}{n}z 456p 789s 9p", "23m", "1m", "1s", "9p")
     assert_fan_win(hands, acts, "9p", ["dragon_pung"])
     # the same with 555m: no 番 (test_discard_win_needs_fan_self_draw_does_not for the peng)
     hands, acts = claim_flow("23m 1s 555m 456p 789s 9p", "23m", "1m", "1s", "9p")
     no_fan_self_draw(hands, acts, "9p", "5z 6z")
+
+
+def test_fan_white_pung_only_exposed_or_kong_D39() -> None:
+    """RULES.md 3.4 / D39 (corrected 2026-12-01): 白 gives 番 only as a peng, a kong of any
+    kind, or a triplet completed by the winning discard — never as a concealed triplet
+    (list A names only 红中 and 发财 for 明刻暗刻均可). Legality follows (有番才能胡)."""
+    # 1. chi 123m<S0 + concealed 555z + 456p 789s 9p: S2's 9p completes the shape with no
+    #    番 (the old reading gave dragon_pung and the win), so S1 only self-draws the next 9p:
+    #    20 from each -> [-20, 60, -20, -20].
+    hands, acts = claim_flow("23m 1s 555z 456p 789s 9p", "23m", "1m", "1s", "9p")
+    no_fan_self_draw(hands, acts, "9p", "6z 7z")
+    # 2. chi 123m<S0 + 55z 99p 456p 789s: S2's 5z completes 555z, a peng (RULES.md 0.6):
+    #    dragon_pung; S2 pays 20, S0 and S3 10 each -> [-10, 40, -20, -10].
+    hands, acts = claim_flow("23m 1s 55z 99p 456p 789s", "23m", "1m", "1s", "5z")
+    assert_fan_win(hands, acts, "5z", ["dragon_pung"])
+    # ... while S2's 9p (999p, pair 55z) gives no 番 and no win
+    hands9, acts9 = claim_flow("23m 1s 55z 99p 456p 789s", "23m", "1m", "1s", "9p")
+    st = after(hands9, acts9, draws="9p")
+    assert is_winning([*st.hand_tiles(1), t("9p")]) and "S1 hu" not in legal(st, 1)
+    # 3. the same hand self-draws 5z: 555z is concealed, so no dragon_pung (old: it had).
+    #    S2 discards 6z, S3 6z, S0 7z; S1 draws 5z: 20 from each -> [-20, 60, -20, -20].
+    hands, acts = claim_flow("23m 1s 55z 99p 456p 789s", "23m", "1m", "1s", "6z")
+    more = [(3, "discard", "6z"), (0, "discard", "7z"), (1, "hu")]
+    h = play(hands, [*acts, *more], draws="6z 6z 7z 5z")
+    assert (h["winner"], h["win_type"], h["patterns"]) == (1, "self_draw", ["self_draw"])
+    assert h["deltas"] == [-20, 60, -20, -20]
+    # 4. a concealed kong of 白 counts (碰或杠, 包括明杠暗杠): S1 = 5555z 123m 456p 78s 9p
+    #    draws 3z, konges 5z, gets 9p from the back, discards 3z and wins on S2's 9s with
+    #    dragon_pung alone. Hu: S2 20, S0 10, S3 10; kong: 20 from each of S0 S2 S3
+    #    -> [-30, 100, -40, -30].
+    f0, f2, f3 = fill()
+    hands = [f0 + " 2z", "5555z 123m 456p 78s 9p", f2, f3]
+    acts = [(0, "discard", "2z"), (1, "kong", "5z"), (1, "discard", "3z"), (2, "discard", "9s")]
+    st = after(hands, acts, draws="3z 9s", tail="9p")
+    assert st.melds[1][0].kind == "kong_concealed" and "S1 hu" in legal(st, 1)
+    h = play(hands, [*acts, (1, "hu")], draws="3z 9s", tail="9p")
+    assert (h["winner"], h["from"], h["patterns"]) == (1, 2, ["dragon_pung"])
+    assert h["deltas"] == [-30, 100, -40, -30]
 
 
 def test_fan_seat_wind_pung_exposed_and_concealed_D44() -> None:
@@ -950,9 +991,10 @@ def test_dealer_streak_carries_over_the_next_hand() -> None:
     assert result["totals"] == [180, -60, -60, -60]
 
 
-# 包牌. S1 makes chi 123m, chi 456p and peng 777s on the dealer S0's discards (S2 and S3
-# discard 6z / 7z in between); S1 = 67m 55s then waits on 5m/8m.
-BAO_HANDS = [F0 + " 1m", "23m56p77s123z67m55s", F2, F3]
+# 包牌. S1 makes chi 123m, chi 456p and chi 789s on the dealer S0's discards (S2 and S3
+# discard 6z / 7z in between); S1 = 67m 55s then waits on 5m/8m. (Until 2026-12-01 the
+# third claim was a peng of 777s, which no longer makes 包牌: MIXED_HANDS below.)
+BAO_HANDS = [F0 + " 1m", "23m56p89s123z67m55s", F2, F3]
 BAO_CLAIMS: list[tuple[Any, ...]] = [
     (0, "discard", "1m"),
     (1, "chi", "23m"),
@@ -965,17 +1007,20 @@ BAO_CLAIMS: list[tuple[Any, ...]] = [
     (2, "discard", "6z"),
     (3, "discard", "7z"),
     (0, "discard", "7s"),
-    (1, "peng"),
+    (1, "chi", "89s"),
     (1, "discard", "3z"),
     (2, "discard", "6z"),
     (3, "discard", "7z"),
 ]
 BAO_DRAWS = "6z 7z 4p 6z 7z 7s 6z 7z"
+# The same with peng 777s as the third claim: two chis and a peng on S0's discards.
+MIXED_HANDS = [F0 + " 1m", "23m56p77s123z67m55s", F2, F3]
+MIXED_CLAIMS: list[tuple[Any, ...]] = [*BAO_CLAIMS[:11], (1, "peng"), *BAO_CLAIMS[12:]]
 
 
 @pytest.mark.parametrize(("wins", "baopai"), [(0, True), (1, True), (0, False), (1, False)])
 def test_baopai_claimer_wins_on_the_liable_seats_discard_D41(wins: int, baopai: bool) -> None:
-    # claims[S1][S0] = 3 (chi, chi, peng); S0 discards 5m and S1 wins (pair_258).
+    # chis[S1][S0] = 3; S0 discards 5m and S1 wins (only_chows, pair_258).
     h = play(
         BAO_HANDS,
         [*BAO_CLAIMS, (0, "discard", "5m"), (1, "hu")],
@@ -983,7 +1028,7 @@ def test_baopai_claimer_wins_on_the_liable_seats_discard_D41(wins: int, baopai: 
         options={"baopai": baopai},
         wins=wins,
     )
-    assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["pair_258"])
+    assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["only_chows", "pair_258"])
     m = 1 + wins  # S0 is the dealer: his own share carries the streak, S2's and S3's do not
     if baopai:
         # S0 pays alone: 20*m + 10 + 10
@@ -994,9 +1039,9 @@ def test_baopai_claimer_wins_on_the_liable_seats_discard_D41(wins: int, baopai: 
 
 
 def test_baopai_needs_three_claims_between_the_same_two_seats() -> None:
-    # The peng of 7s is made on S3's discard instead: claims[S1][S0] = 2, claims[S1][S3] = 1.
+    # The peng of 7s is made on S3's discard instead: chis[S1][S0] = 2, pengs[S1][S3] = 1.
     acts = [
-        *BAO_CLAIMS[:8],
+        *MIXED_CLAIMS[:8],
         (2, "discard", "6z"),
         (3, "discard", "7s"),
         (1, "peng"),
@@ -1006,7 +1051,7 @@ def test_baopai_needs_three_claims_between_the_same_two_seats() -> None:
         (0, "discard", "5m"),
         (1, "hu"),
     ]
-    h = play(BAO_HANDS, acts, draws="6z 7z 4p 6z 7s 6z 7z 5m")
+    h = play(MIXED_HANDS, acts, draws="6z 7z 4p 6z 7s 6z 7z 5m")
     assert (h["winner"], h["from"]) == (1, 0)
     assert h["deltas"] == [-20, 40, -10, -10]
     assert items(h, "baopai") == []
@@ -1047,6 +1092,60 @@ def test_baopai_claimer_discards_to_the_other_seat_D41(wins: int) -> None:
     m = 1 + wins
     assert items(h) == [("baopai", 1, 0, 40 * m)]
     assert h["deltas"] == [40 * m, -40 * m, 0, 0]
+
+
+@pytest.mark.parametrize("baopai", [True, False])
+def test_baopai_chis_and_pengs_are_not_added_together_D41(baopai: bool) -> None:
+    """RULES.md 3.5 / D41 (corrected 2026-12-01): 吃上家三道牌，或碰任意一家三道牌 — two chis
+    and a peng by S1 on S0's discards are no 包牌, whatever the option says."""
+    # chi 123m, chi 456p, peng 777s on S0's discards; S0 discards 5m and S1 wins
+    # (pair_258): the ordinary 20 + 10 + 10 -> [-20, 40, -10, -10]. (The old reading added
+    # the three claims and made S0 pay 40 alone: [-40, 40, 0, 0].)
+    h = play(
+        MIXED_HANDS,
+        [*MIXED_CLAIMS, (0, "discard", "5m"), (1, "hu")],
+        draws=BAO_DRAWS + " 5m",
+        options={"baopai": baopai},
+    )
+    assert (h["winner"], h["from"], h["patterns"]) == (1, 0, ["pair_258"])
+    assert items(h) == [("hu", 0, 1, 20), ("hu", 2, 1, 10), ("hu", 3, 1, 10)]
+    assert h["deltas"] == [-20, 40, -10, -10]
+
+
+@pytest.mark.parametrize("third", ["peng", "kong"])
+def test_baopai_three_pengs_on_one_seat_a_direct_kong_counting_as_a_peng_D41(
+    third: str,
+) -> None:
+    """RULES.md 3.5 / D41: three pengs by S1 on S2's discards (the third one a peng, or a
+    direct kong) make 包牌: S1 wins on S2's 5m and S2 pays all three shares."""
+    # S1 (South) pengs S2's 1z, 2z, 3z and wins with 456m 55m on S2's 5m: pair_258 and
+    # seat_wind_pung (222z). 包牌: S2 pays 20 + 10 + 10 = 40 alone. With the kong, S1 is
+    # also paid 10 by each of the three: [-10, 70, -50, -10]; else [0, 40, -40, 0].
+    f0, f2, f3 = fill("4567z")
+    kong = third == "kong"
+    s1 = "11z 22z 333z 9m 9p 456m 5m" if kong else "11z 22z 33z 9m 9p 9s 456m 5m"
+    third_claim: list[tuple[Any, ...]] = (
+        [(1, "kong", "3z"), (1, "discard", "9s")] if kong else [(1, "peng"), (1, "discard", "9s")]
+    )
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "1s"),
+        (1, "discard", "8s"),
+        (2, "discard", "1z"),
+        (1, "peng"),
+        (1, "discard", "9m"),
+        (2, "discard", "2z"),
+        (1, "peng"),
+        (1, "discard", "9p"),
+        (2, "discard", "3z"),
+        *third_claim,
+        (2, "discard", "5m"),
+        (1, "hu"),
+    ]
+    h = play([f0 + " 1s", s1, f2, f3], acts, draws="8s 1z 2z 3z 5m", tail="9s" if kong else "")
+    assert (h["winner"], h["from"]) == (1, 2)
+    assert h["patterns"] == ["pair_258", "seat_wind_pung"]
+    assert items(h, "baopai") == [("baopai", 2, 1, 40)]
+    assert h["deltas"] == ([-10, 70, -50, -10] if kong else [0, 40, -40, 0])
 
 
 # == 3.4 no instant wins ==================================================================

@@ -7,12 +7,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from majiang.errors import OptionError
+from majiang.hand import is_winning
+from majiang.tiles import Tile, format_tiles
 
 if TYPE_CHECKING:
     from majiang.engine.state import Action, HandState, WinInfo
     from majiang.scoring import Item
 
-__all__ = ["BaseRules", "Option", "Rules", "Variant", "remember_score", "validate_options"]
+__all__ = [
+    "COMMON_NAMES",
+    "BaseRules",
+    "Option",
+    "Restriction",
+    "Rules",
+    "Variant",
+    "remember_score",
+    "validate_options",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +52,8 @@ class Option:
                     )
                 return value
             raise OptionError(f"option {self.name!r} takes an integer, got {value!r}")
-        if value in self.choices and not isinstance(value, bool):
+        # a look-alike of another type (True for 1, 2.0 for 2) is no choice
+        if any(value == c and type(value) is type(c) for c in self.choices):
             return value
         allowed = ", ".join(map(str, self.choices))
         raise OptionError(f"option {self.name!r} takes one of {allowed}; got {value!r}")
@@ -75,6 +87,56 @@ def escape_option(default: int) -> Option:
         "points the escaper pays each other seat",
         minimum=0,
     )
+
+
+COMMON_NAMES: Mapping[str, tuple[str, str]] = {
+    # payment item kinds (RULES.md 0.8)
+    "hu": ("胡", "win"),
+    "kong": ("杠", "kong"),
+    "horse": ("马", "horse"),
+    "bird": ("抓鸟", "bird"),
+    "zhuangxian": ("庄闲", "dealer point"),
+    "chengbao": ("承包", "liability"),
+    "baopai": ("包牌", "liability"),
+    "baosanjia": ("包三家", "pays for all three"),
+    "points": ("牌点", "hand points"),
+    "escape": ("逃跑", "escape"),
+    # win types, which are also the reasons of win payments
+    "self_draw": ("自摸", "self-draw"),
+    "discard": ("点炮", "win on a discard"),
+    "rob_kong": ("抢杠胡", "robbing a kong"),
+    "kong_replacement": ("杠上开花", "self-draw on a kong replacement"),
+    "instant": ("起手胡", "instant win"),
+    # melds, which are also the reasons of kong payments
+    "chi": ("吃", "chi"),
+    "peng": ("碰", "peng"),
+    "kong_direct": ("明杠", "direct kong"),
+    "kong_added": ("补杠", "added kong"),
+    "kong_concealed": ("暗杠", "concealed kong"),
+    # reserved tiles (FORMAT.md deal.reserved)
+    "horses": ("马牌", "horses"),
+    "birds": ("鸟牌", "birds"),
+    "wild_indicator": ("翻牌", "wild indicator"),
+    # outcomes and roles
+    "win": ("胡牌", "win"),
+    "draw": ("流局", "drawn hand"),
+    "dealer": ("庄家", "dealer"),
+    "wild": ("赖子", "wild"),
+}
+"""Names of the ids every variant shares, (Chinese, English); variants add their own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A rule that takes choices away from a player, in words for front ends (抓打, 漏胡 …)."""
+
+    id: str
+    zh: str
+    en: str
+    rule: str
+    """The rule in plain words."""
+    now: str = ""
+    """What it means for the seat now; ``{}`` stands for the detail (tiles, a seat)."""
 
 
 T = TypeVar("T")
@@ -189,6 +251,14 @@ class Rules(Protocol):
         """Dealer and counters of the next hand, from the ended hand (RULES.md 1.6, 2.6 …)."""
         ...
 
+    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+        """Restrictions in force for ``seat`` now, as (restriction id, detail)."""
+        ...
+
+    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+        """What a revealed reserved tile means, (Chinese, English): a horse's seat, a bird hit."""
+        ...
+
 
 class BaseRules:
     """Defaults for the hooks: no wilds, no restrictions beyond the engine's."""
@@ -255,6 +325,42 @@ class BaseRules:
         """Everything the engine offers."""
         return actions
 
+    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+        """漏胡 / 漏碰 (D8), the wall's last turns, and a complete hand refused a discard win.
+
+        Ids name the variant's declared ``restrictions``; the detail is tiles or a seat.
+        """
+        out: list[tuple[str, str]] = []
+        if state.result_ is not None:
+            return out
+        if state.missed_win[seat]:
+            out.append(("missed_win", format_tiles(sorted(state.missed_win[seat]))))
+        if state.missed_peng[seat]:
+            out.append(("missed_peng", format_tiles(sorted(state.missed_peng[seat]))))
+        mine = state.phase == "turn" and state.current == seat
+        if mine and state.final_turn:
+            out.append(("last_tile", ""))
+        elif mine and state.last_turn:
+            out.append(("last_turn", ""))
+        t = state.window_tile
+        if (
+            state.phase == "claim"
+            and t is not None
+            and seat != state.window_from
+            and t not in state.missed_win[seat]
+            and not any(a.type == "hu" for a in state.legal_actions(seat))
+        ):
+            shapes = dict(state.shapes)
+            if state.melds[seat]:
+                shapes.update(seven_pairs=False, thirteen_orphans=False)
+            if is_winning([*state.hand_tiles(seat), t], wild=state.wild, **shapes):
+                out.append(("no_discard_win", str(Tile(t))))
+        return out
+
+    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+        """Nothing to say beyond the tile."""
+        return ("", "")
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -297,6 +403,17 @@ class Variant:
     """The 漏 restriction also ends at the seat's own chi, peng or kong (taizhou)."""
     burn_after_kong: bool = False
     """A tile from the back is set aside after each kong replacement (RULES.md 2.2)."""
+    patterns: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Every pattern id the variant reports, with its (Chinese, English) name."""
+    names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Names of the variant's own ids (payment reasons, counters, the wild …), over
+    COMMON_NAMES."""
+    summary: tuple[str, str] = ("", "")
+    """The defining restriction(s) in one line, (Chinese, English)."""
+    restrictions: tuple[Restriction, ...] = ()
+    """Rules that take choices away from a player, in words, most defining first."""
+    readings: tuple[str, ...] = ()
+    """How this project reads the rules where the seeds leave a choice, in plain words."""
 
     def tiles_for(self, opts: Mapping[str, Any]) -> tuple[int, ...]:
         """The tile set under these options (RULES.md 0.2)."""
@@ -308,6 +425,20 @@ class Variant:
             if opt.name == name:
                 return opt
         raise OptionError(f"variant {self.id!r} has no option {name!r}")
+
+    def term(self, ident: str) -> tuple[str, str]:
+        """(Chinese, English) name of a pattern, payment reason, counter or other id."""
+        for table in (self.patterns, self.names, COMMON_NAMES):
+            if ident in table:
+                return table[ident]
+        raise OptionError(f"variant {self.id!r} declares no name for {ident!r}")
+
+    def restriction(self, ident: str) -> Restriction:
+        """The declaration of one restriction."""
+        for r in self.restrictions:
+            if r.id == ident:
+                return r
+        raise OptionError(f"variant {self.id!r} declares no restriction {ident!r}")
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """All options with defaults filled in, each value validated."""

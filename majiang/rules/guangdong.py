@@ -15,6 +15,7 @@ from majiang.rules.base import (
     remember_score,
 )
 from majiang.scoring import Item
+from majiang.tiles import Tile
 
 if TYPE_CHECKING:
     from majiang.engine.state import HandState, WinInfo
@@ -175,21 +176,29 @@ class GuangdongRules(BaseRules):
             _, m = self.patterns(state, win)
             w = win.winner
             share = 2 * b * m
+            how = f"2 x 基础分 {b} x {'大胡 2' if m == 2 else '小胡 1'}"
             if win.win_type == "rob_kong":
                 assert win.source is not None
-                base.append(Item("hu", win.source, w, 3 * share))
+                base.append(Item("hu", win.source, w, 3 * share, f"3 x {how}", "rob_kong"))
             elif win.win_type == "kong_replacement" and win.kong_source is not None:
-                base.append(Item("hu", win.kong_source, w, 3 * share))
+                base.append(
+                    Item("hu", win.kong_source, w, 3 * share, f"3 x {how}", "kong_after_direct")
+                )
             else:
-                base += [Item("hu", s, w, share) for s in range(4) if s != w]
+                base += [Item("hu", s, w, share, how, win.win_type) for s in range(4) if s != w]
         if win is not None or state.options["kong_pay_on_draw"]:
             for meld, konger in state.kongs:
                 if meld.kind == "kong_direct":
                     assert meld.source is not None
-                    base.append(Item("kong", meld.source, konger, 3 * b))
+                    base.append(Item("kong", meld.source, konger, 3 * b, f"3 x {b}", meld.kind))
                 else:
                     each = 2 * b if meld.kind == "kong_concealed" else b
-                    base += [Item("kong", s, konger, each) for s in range(4) if s != konger]
+                    how = f"{each // b} x {b}"
+                    base += [
+                        Item("kong", s, konger, each, how, meld.kind)
+                        for s in range(4)
+                        if s != konger
+                    ]
         items = list(base)
         if win is not None:
             d = state.dealer
@@ -197,11 +206,14 @@ class GuangdongRules(BaseRules):
                 target = (d + horse_target(horse)) % 4
                 if not _net(base, target):
                     continue  # RULES.md 1.5 (D13): a target that nets 0 moves nothing
+                on = f"马 {Tile(horse)} S{target}"
                 for it in base:
                     if it.payee == target and it.payer != d:
-                        items.append(Item("horse", it.payer, d, it.points))
+                        why = f"{on}: S{it.payer} pays S{target} {it.points}"
+                        items.append(Item("horse", it.payer, d, it.points, why, "horse"))
                     if it.payer == target and it.payee != d:
-                        items.append(Item("horse", d, it.payee, it.points))
+                        why = f"{on}: S{target} pays S{it.payee} {it.points}"
+                        items.append(Item("horse", d, it.payee, it.points, why, "horse"))
         return items
 
     def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:

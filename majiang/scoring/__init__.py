@@ -34,6 +34,9 @@ class Item:
     payee: int
     points: int
     note: str = ""
+    """The arithmetic behind ``points`` (numbers and Chinese terms), for a person to check."""
+    reason: str = ""
+    """Why, as an id the variant names (``Variant.term``): a win type, a kong kind, 金鸟 …"""
 
     def to_json(self) -> dict[str, Any]:
         """The item as FORMAT.md section 3 writes it."""
