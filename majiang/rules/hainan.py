@@ -28,12 +28,22 @@ FAN = (
 )
 """The eleven 番 that allow a discard win, in report order; ``self_draw`` follows."""
 
+WHITE, GREEN, RED = 31, 32, 33
+
 SEAT_FLOWERS = ((34, 38), (35, 39), (36, 41), (37, 40))
 """By position from the dealer: 春/梅, 夏/兰, 秋/菊, 冬/竹 (RULES.md 3.1)."""
 
 OPTIONS = (
     Option("base_unit", "int", 1, "底分", "u, multiplies every amount (D49)", minimum=1),
-    Option("baopai", "bool", True, "包牌", "three claims between two seats make 包牌 (D41)"),
+    Option(
+        "baopai",
+        "bool",
+        True,
+        "包牌",
+        "three chis, or three pengs (a direct kong is a peng), by one seat on another's "
+        "discards, not added together: a discard win between the two is paid by the "
+        "discarder alone (D41)",
+    ),
     Option(
         "dealer_streak_bonus",
         "bool",
@@ -55,11 +65,25 @@ OPTIONS = (
 )
 
 
+def _three_claims(state: HandState, a: int, b: int) -> bool:
+    """包牌's trigger (D41): three chis, or three pengs, by ``a`` on ``b``'s discards.
+
+    吃上家三道牌，或碰任意一家三道牌: the two counts are not added together. A direct kong
+    counts as a peng, and so does a peng later made an added kong (its meld keeps the source).
+    """
+    melds = [m for m in state.melds[a] if m.source == b and m.kind != "kong_concealed"]
+    chis = sum(1 for m in melds if m.kind == "chi")
+    return chis >= 3 or len(melds) - chis >= 3
+
+
 class HainanRules(BaseRules):
     """Hooks of hainan."""
 
-    def fan(self, state: HandState, seat: int, tiles: list[int], win_type: str) -> list[str]:
-        """The 番 of a complete concealed part (14 with the winning tile), best reading (0.7)."""
+    def fan(
+        self, state: HandState, seat: int, tiles: list[int], win_type: str, tile: int
+    ) -> list[str]:
+        """The 番 of a complete concealed part (14 with the winning ``tile``), best reading
+        (0.7); ``tile`` tells whether a 白 triplet was completed by the discard (D39)."""
         melds = state.melds[seat]
         pos = (seat - state.dealer) % 4
         full = list(tiles) + [t for m in melds for t in m.tiles[:3]]
@@ -74,6 +98,9 @@ class HainanRules(BaseRules):
         if any(f in SEAT_FLOWERS[pos] for f in state.flowers[seat]):
             common.add("seat_flower")
         meld_triplets = {m.tiles[0] for m in melds if m.kind != "chi"}
+        # D39: a concealed 白 triplet gives no 番; one completed by the winning discard
+        # (or robbed tile) is a peng (RULES.md 0.6).
+        by_discard = win_type in ("discard", "rob_kong") and tile == WHITE
         has_chi = any(m.kind == "chi" for m in melds)
         best: list[str] = []
         no_melds = not melds
@@ -94,7 +121,10 @@ class HainanRules(BaseRules):
                     found.add("all_pungs")
                 if pair < 27 and pair % 9 in (1, 4, 7):
                     found.add("pair_258")
-                if triplets & {31, 32, 33}:
+                dragons = triplets & {GREEN, RED}
+                if WHITE in meld_triplets or (by_discard and WHITE in triplets):
+                    dragons.add(WHITE)
+                if dragons:
                     found.add("dragon_pung")
                 if 27 + pos in triplets:
                     found.add("seat_wind_pung")
@@ -107,14 +137,14 @@ class HainanRules(BaseRules):
         """有番才能胡: at least one of the eleven 番 (RULES.md 3.4)."""
         t = state.window_tile
         assert t is not None
-        return bool(self.fan(state, seat, [*state.hand_tiles(seat), t], "discard"))
+        return bool(self.fan(state, seat, [*state.hand_tiles(seat), t], "discard", t))
 
     def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
         """The 番 of the win, then ``self_draw``; patterns do not change the payment."""
         tiles = state.hand_tiles(win.winner)
         if win.win_type in ("discard", "rob_kong"):
             tiles.append(win.tile)
-        found = self.fan(state, win.winner, tiles, win.win_type)
+        found = self.fan(state, win.winner, tiles, win.win_type, win.tile)
         if win.win_type not in ("discard", "rob_kong"):
             found.append("self_draw")
         return found, 1
@@ -137,7 +167,7 @@ class HainanRules(BaseRules):
                 assert src is not None
                 shares = {p: (20 if p == src else 10) * u * times(p, w) for p in range(4) if p != w}
                 liable = state.options["baopai"] and (
-                    state.claims_count[w][src] >= 3 or state.claims_count[src][w] >= 3
+                    _three_claims(state, w, src) or _three_claims(state, src, w)
                 )
                 if liable:
                     items.append(
