@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions
-from majiang.rules.base import BaseRules, Option, Variant, escape_option
+from majiang.rules.base import BaseRules, Option, Restriction, Variant, escape_option
 from majiang.scoring import Item
 
 if TYPE_CHECKING:
@@ -151,17 +151,22 @@ class HongzhongRules(BaseRules):
             w = win.winner
             birds = state.reserved.get("birds", ())
             hits = bird_hits(birds)
+            golden = hits == 0 and bool(birds) and bool(state.options["golden_bird"])
             if hits == 0 and state.options["golden_bird"]:
-                hits = len(birds)
+                hits = len(birds)  # 金鸟: no hit counts as every bird hitting
             bird = hits * int(state.options["bird_value"]) * u
+            bird_how = f"{hits} x 鸟分 {state.options['bird_value']} x 底分 {u}"
 
             def share(payer: int, base: int, to_pay: int) -> list[Item]:
                 """One payer's hu, bird and 庄闲 points, paid by ``to_pay``."""
-                out = [Item("hu", to_pay, w, base * u)]
+                why = win.win_type if to_pay == payer else "rob_kong_all"
+                note = f"{base} x 底分 {u}" + ("" if to_pay == payer else f", for S{payer}")
+                out = [Item("hu", to_pay, w, base * u, note, why)]
                 if bird:
-                    out.append(Item("bird", to_pay, w, bird, f"{hits} bird hit(s)"))
+                    kind = "golden_bird" if golden else "bird"
+                    out.append(Item("bird", to_pay, w, bird, bird_how, kind))
                 if state.options["zhuang_xian"] and state.dealer in (w, payer):
-                    out.append(Item("zhuangxian", to_pay, w, u, "庄家 +1"))
+                    out.append(Item("zhuangxian", to_pay, w, u, f"+1 x 底分 {u}", "zhuangxian"))
                 return out
 
             if win.win_type == "discard":
@@ -183,11 +188,21 @@ class HongzhongRules(BaseRules):
         for meld, konger in state.kongs:
             if meld.kind == "kong_direct":
                 assert meld.source is not None
-                items.append(Item("kong", meld.source, konger, 3 * u))
+                items.append(Item("kong", meld.source, konger, 3 * u, f"3 x {u}", meld.kind))
             else:
                 each = 2 if meld.kind == "kong_concealed" else 1
-                items += [Item("kong", p, konger, each * u) for p in range(4) if p != konger]
+                items += [
+                    Item("kong", p, konger, each * u, f"{each} x {u}", meld.kind)
+                    for p in range(4)
+                    if p != konger
+                ]
         return items
+
+    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+        """A bird hits on 1, 5, 9 or 红中 (RULES.md 4.5)."""
+        if purpose != "birds":
+            return ("", "")
+        return ("中鸟", "hit") if bird_hits((tile,)) else ("不中", "miss")
 
     def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
         """The winner deals; after a draw the last drawer (or the same dealer) deals."""
@@ -198,6 +213,91 @@ class HongzhongRules(BaseRules):
             return state.dealer, {}
         return state.last_drawer, {}
 
+
+PATTERN_NAMES = {
+    "basic_hand": ("平胡", "basic hand"),
+    "seven_pairs": ("七对", "seven pairs"),
+    "heavenly_hand": ("天胡", "heavenly hand"),
+    "four_red_dragons": ("四红中", "four red dragons"),
+}
+"""Every pattern of RULES.md 4.4, (Chinese, English)."""
+
+NAMES = {
+    "wild": ("红中赖子", "red dragon wild"),
+    "golden_bird": ("金鸟", "golden bird: no bird hit, so every bird counts"),
+    "rob_kong_all": ("抢杠胡包三家", "the robbed konger pays all three shares"),
+}
+"""Payment reasons and other ids of hongzhong, (Chinese, English)."""
+
+RESTRICTIONS = (
+    Restriction(
+        "no_chi",
+        "不能吃",
+        "no chi",
+        "Discards are claimed only for peng, kong or a win; there is no chi.",
+    ),
+    Restriction(
+        "wild",
+        "红中赖子",
+        "red dragon wilds",
+        "The four 红中 are wilds in a winning hand (any number tile). They never join a "
+        "peng or kong, and a discarded 红中 can only be won on.",
+    ),
+    Restriction(
+        "missed_win",
+        "弃胡",
+        "passed win",
+        "If you pass on a win (on a discard or by robbing a kong), you may not win on that "
+        "tile again until your own next draw.",
+        "you passed a win on {}: no win on it until your next draw",
+    ),
+    Restriction(
+        "missed_peng",
+        "弃碰",
+        "passed peng",
+        "If you pass on a peng, you may not peng that tile until your own next draw.",
+        "you passed a peng of {}: no peng of it until your next draw",
+    ),
+    Restriction(
+        "no_discard_win",
+        "红中自摸",
+        "red dragon holders self-draw",
+        "With the 红中自摸 option, a seat holding a 红中 may not win on a discard (it may "
+        "still win by self-draw); with 无红中可抢杠 it may not rob a kong either.",
+        "your hand is complete with {}, but you hold a 红中: with 红中自摸 you may only "
+        "win by self-draw",
+    ),
+    Restriction(
+        "last_turn",
+        "最后四张",
+        "last four tiles",
+        "While 4 or fewer tiles are left in the wall a discard can only be won on (no peng "
+        "or kong), and no kong is possible once the wall is empty.",
+        "4 or fewer tiles are left: your discard can only be won on",
+    ),
+)
+"""Hongzhong's restrictions in words (RULES.md 4.1, 4.2, 4.3)."""
+
+READINGS = (
+    "Payments: a self-draw costs each other seat 2; a win on a discard costs the discarder "
+    "1; robbing a kong costs the konger 1 (with 抢杠胡包三家 he pays the three self-draw "
+    "shares instead). The 底分 option multiplies every amount.",
+    "Birds 抓鸟: the bird tiles are set aside at the deal and turned up when someone wins. "
+    "1, 5, 9 of any suit and 红中 hit. Everyone who pays the win pays the bird value once "
+    "more for each hit.",
+    "金鸟 golden bird: when no bird hits, every bird counts as a hit.",
+    "庄闲: every win payment between the dealer and another seat is 1 higher.",
+    "Kongs: a direct kong costs the discarder 3, an added kong 1 from each other seat, a "
+    "concealed kong 2 from each. Kongs are paid in every hand, even a drawn one "
+    "(荒庄不荒杠); a robbed kong is not paid.",
+    "Instant wins: 天胡 (the dealer complete with his dealt tiles) and 四红中 (all four 红中 "
+    "dealt to one seat) pay as a self-draw; the dealer is asked first.",
+    "Seven pairs pays like any other win; four identical tiles count as two pairs.",
+    "The dealer: seat 0 (the room owner) deals first; the winner deals next; after a drawn "
+    "hand the seat that drew the last tile deals.",
+    "转转 (option 无赖子): the 红中 are taken out, 108 tiles, no wilds.",
+)
+"""How this project reads the seed where it is silent (RULES.md D50-D60), in plain words."""
 
 HONGZHONG = Variant(
     id="hongzhong",
@@ -216,4 +316,13 @@ HONGZHONG = Variant(
     shapes={"seven_pairs": True, "thirteen_orphans": False, "wild_numbers_only": True},
     wild_discard_claims=frozenset({"hu"}),
     missed_rules=frozenset({"win", "peng"}),
+    patterns=PATTERN_NAMES,
+    names=NAMES,
+    summary=(
+        "红中是赖子；可碰、杠、点炮胡，不能吃；胡牌抓鸟",
+        "Red dragons 红中 are wilds; peng, kong and wins on discards, but no chi; "
+        "birds on every win",
+    ),
+    restrictions=RESTRICTIONS,
+    readings=READINGS,
 )
