@@ -10,6 +10,7 @@ from majiang.rules.base import (
     FIRST_DEALER,
     BaseRules,
     Option,
+    Restriction,
     Variant,
     escape_option,
     indicator_reserved,
@@ -176,6 +177,28 @@ class HangzhouRules(BaseRules):
             return [a for a in actions if a.type != "chi"]
         return actions
 
+    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+        """Besides 漏胡 / 漏碰: 抓打 (D24) and the 摊 limit (D31) in force for ``seat``."""
+        out = super().restrictions_now(state, seat)
+        if state.result_ is not None:
+            return out
+        if self._restricted(state, seat):
+            out.insert(0, ("zhuada", f"S{state.extra['zhuada']}"))
+        lao = state.counters.get("lao", 1)
+        if state.options["chengbao"]:
+            full = [
+                f"S{p}"
+                for p in range(4)
+                if p != seat
+                and state.claims_count[seat][p] >= 2
+                and not (lao == 3 and state.dealer in (seat, p))
+            ]
+            if full:
+                out.append(("tan", " ".join(full)))
+        elif sum(1 for m in state.melds[seat] if m.kind == "chi") >= 2:
+            out.append(("two_chi", ""))
+        return out
+
     def may_win_on_discard(self, state: HandState, seat: int) -> bool:
         """3老 and exactly one of discarder and claimer the dealer (2.3 (a), (b))."""
         source = state.window_from
@@ -301,7 +324,8 @@ class HangzhouRules(BaseRules):
 
         def pay(p: int) -> Item:
             zx = z(w, p)
-            return Item("hu", p, w, b * zx * f, f"底分 {b} x 庄闲分 {zx} x 番 ({why})")
+            note = f"底分 {b} x 庄闲分 {zx} x 番 ({why})"
+            return Item("hu", p, w, b * zx * f, note, win.win_type)
 
         if win.win_type == "discard" and state.options["discard_pay"] == "discarder":
             assert win.source is not None
@@ -312,12 +336,26 @@ class HangzhouRules(BaseRules):
             return normal
         x = sum(it.points for it in normal)
         liable = [
-            Item("chengbao", p, w, x, f"三摊承包: S{w} claimed 3 times from S{p}; pays X = {x}")
+            Item(
+                "chengbao",
+                p,
+                w,
+                x,
+                f"三摊承包: S{w} claimed 3 times from S{p}; pays X = {x}",
+                "santan",
+            )
             for p in range(4)
             if p != w and state.claims_count[w][p] >= 3
         ]
         liable += [
-            Item("chengbao", p, w, 2 * x, f"倒承包: S{p} claimed 3 times from S{w}; pays 2X")
+            Item(
+                "chengbao",
+                p,
+                w,
+                2 * x,
+                f"倒承包: S{p} claimed 3 times from S{w}; pays 2X",
+                "dao_chengbao",
+            )
             for p in range(4)
             if p != w and state.claims_count[p][w] >= 3
         ]
@@ -333,6 +371,131 @@ class HangzhouRules(BaseRules):
             return dealer, {"lao": min(3, lao + 1)}
         return winner, {"lao": int(opts["start_lao"])}
 
+
+PATTERN_NAMES = {
+    "basic_hand": ("平胡", "basic hand"),
+    "seven_pairs": ("七对子", "seven pairs"),
+    "luxury_seven_pairs": ("豪华七对子", "luxury seven pairs"),
+    "double_luxury_seven_pairs": ("双豪华七对子", "double luxury seven pairs"),
+    "triple_luxury_seven_pairs": ("三豪华七对子", "triple luxury seven pairs"),
+    "pure_seven_pairs": ("清七对", "seven pairs without a wild"),
+    "luxury_pure_seven_pairs": ("豪华清七对", "luxury seven pairs without a wild"),
+    "double_luxury_pure_seven_pairs": ("双豪华清七对", "double luxury seven pairs, no wild"),
+    "triple_luxury_pure_seven_pairs": ("三豪华清七对", "triple luxury seven pairs, no wild"),
+    "baotou": ("爆头", "wild pair head"),
+    "qike": ("七客", "seven pairs with a wild pair head"),
+    "gang": ("杠", "a kong in the chain"),
+    "piao": ("飘", "a wild thrown in the chain"),
+}
+"""Every pattern of RULES.md 2.4, (Chinese, English)."""
+
+NAMES = {
+    "lao": ("老庄", "dealer level"),
+    "wild": ("财神", "wild"),
+    "santan": ("三摊承包", "the winner claimed 3 times from this seat: it pays for all"),
+    "dao_chengbao": ("倒承包", "this seat claimed 3 times from the winner: it pays double"),
+}
+"""Payment reasons, the counter and other ids of hangzhou, (Chinese, English)."""
+
+RESTRICTIONS = (
+    Restriction(
+        "no_discard_win",
+        "放铳限制",
+        "discard wins limited",
+        "Wins are by self-draw. A win on a discard (放铳) is allowed only while the dealer "
+        "is at level 3 (三老庄), only between the dealer and a non-dealer, never on a "
+        "discarded wild, and never when your hand is 爆头-ready (a wild waiting to pair "
+        "with any tile).",
+        "your hand is complete with {}, but a win on a discard needs 三老庄, a dealer on "
+        "one side, no wild discarded and a hand that is not 爆头-ready",
+    ),
+    Restriction(
+        "zhuada",
+        "抓打",
+        "wild thrown",
+        "When a seat discards a wild (财神), until that seat's next turn every other seat "
+        "may not chi, peng, kong a discard, add a kong or win on a discard; in its own turn "
+        "it may only win by self-draw, declare a concealed kong or discard the tile it "
+        "just drew.",
+        "{} discarded a wild: until its next turn you may only self-draw, declare a "
+        "concealed kong or discard the tile you drew, and you may claim nothing",
+    ),
+    Restriction(
+        "missed_win",
+        "漏胡",
+        "passed win",
+        "If you pass on a win on a discard, you may not win on a discard of that tile until "
+        "your own next draw.",
+        "you passed a win on {}: no discard win on it until your next draw",
+    ),
+    Restriction(
+        "missed_peng",
+        "漏碰",
+        "passed peng",
+        "If you pass on a peng, you may not peng that tile until your own next draw.",
+        "you passed a peng of {}: no peng of it until your next draw",
+    ),
+    Restriction(
+        "tan",
+        "摊",
+        "claim limit",
+        "With 承包 on, you may claim (chi, peng or kong) at most twice from the same seat in "
+        "a hand; a third claim is allowed only at 三老庄 between the dealer and a non-dealer.",
+        "you have claimed twice from {}: no more claims from there this hand",
+    ),
+    Restriction(
+        "two_chi",
+        "最多吃两次",
+        "two chis at most",
+        "With 承包 off, each seat may chi at most twice in a hand.",
+        "you have made two chis: no more chi this hand",
+    ),
+    Restriction(
+        "last_turn",
+        "最后一轮",
+        "last turn",
+        "When a draw leaves 20 or fewer tiles in the wall, that turn is the last: no kong, "
+        "and its discard may only be won on; if nobody wins, the hand is drawn.",
+        "this is the last turn: no kong, and your discard can only be won on",
+    ),
+    Restriction(
+        "wild_claim",
+        "财神不能放铳",
+        "a thrown wild is dead",
+        "A discarded wild can never be claimed: no chi, peng, kong or win on it. Robbing a "
+        "kong is not played.",
+    ),
+)
+"""Hangzhou's restrictions in words (RULES.md 2.1-2.4)."""
+
+READINGS = (
+    "Wilds 财神: by default the four 白板 (5z) are wilds; with 翻财神 a tile is turned up "
+    "after the deal and the other three of its kind are the wilds (白板 is then ordinary). A "
+    "wild may stand for any tile in a winning hand, and (option) in a chi, peng or kong, "
+    "which then needs at least one natural tile; a wild in a meld stays that tile.",
+    "Value 番 = shape x 爆头 x 2 for every 杠 and 飘 of the chain: 平胡 1, 七对子 2, "
+    "each 豪华 quadruple doubles, seven pairs without a wild (清七对) doubles again; 爆头 "
+    "and 七客 double.",
+    "爆头: you win by self-draw with a hand that was complete except for a wild waiting "
+    "for any tile to pair with. 七客 is the same for seven pairs.",
+    "The chain: the kongs you declared (杠) and the wilds you discarded (飘) since your "
+    "last ordinary discard, chi or peng. All of it counts for a 爆头 win; for another "
+    "self-draw only the kongs of this turn count (a wild thrown and then a plain self-draw "
+    "is just a self-draw).",
+    "Payment: each other seat pays 底分 x 庄闲分 x 番; 庄闲分 is 2, 4 or 8 (dealer level "
+    "1, 2, 3) between the dealer and a non-dealer, 1 between non-dealers. A win on a "
+    "discard is paid by the discarder alone (option: by all three).",
+    "承包: if the winner made three claims on one seat, that seat pays what all three would "
+    "have paid; a seat that made three claims on the winner pays double that; they replace "
+    "the normal payers.",
+    "Kongs are never paid, a drawn hand pays nothing, and an added kong cannot be robbed.",
+    "After a kong's replacement draw one more tile is taken from the back of the wall and "
+    "set aside.",
+    "Dealer level 老庄: a new dealer starts at level 1 (option 起庄: 2 or 3), and rises by "
+    "one each time he wins or the hand is drawn, up to 3; whoever wins becomes the dealer.",
+    "In the dealer's first turn his 14th dealt tile counts as his drawn tile (for 爆头).",
+)
+"""How this project reads the seed where it is silent (RULES.md D20-D36), in plain words."""
 
 HANGZHOU = Variant(
     id="hangzhou",
@@ -352,4 +515,13 @@ HANGZHOU = Variant(
     wild_discard_claims=frozenset(),
     missed_rules=frozenset({"win", "peng"}),
     burn_after_kong=True,
+    patterns=PATTERN_NAMES,
+    names=NAMES,
+    summary=(
+        "自摸为主：只有三老庄时，庄家与闲家之间才能放铳",
+        "Self-draw wins; a win on a discard only at 三老庄 (dealer level 3), between the "
+        "dealer and a non-dealer",
+    ),
+    restrictions=RESTRICTIONS,
+    readings=READINGS,
 )
