@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from majiang.hand import decompositions
-from majiang.rules.base import FIRST_DEALER, BaseRules, Option, Variant, escape_option
+from majiang.rules.base import (
+    FIRST_DEALER,
+    BaseRules,
+    Option,
+    Restriction,
+    Variant,
+    escape_option,
+)
 from majiang.scoring import Item
 
 if TYPE_CHECKING:
@@ -159,6 +166,11 @@ class HainanRules(BaseRules):
         def times(x: int, y: int) -> int:
             return 1 + s if bonus and d in (x, y) and x != y else 1
 
+        def how(points: int, x: int, y: int) -> str:
+            """The arithmetic of one transfer: points x 底分 (x 连庄 1 + s)."""
+            streak = f" x 连庄 {times(x, y)}" if times(x, y) > 1 else ""
+            return f"{points} x 底分 {u}{streak}"
+
         items: list[Item] = []
         if win is not None:
             w = win.winner
@@ -176,18 +188,41 @@ class HainanRules(BaseRules):
                             src,
                             w,
                             sum(shares.values()),
-                            "包牌: the discarder pays all three shares",
+                            "包牌: the discarder pays all three shares: "
+                            + " + ".join(how(20 if p == src else 10, p, w) for p in shares),
+                            "baopai",
                         )
                     )
                 else:
-                    items += [Item("hu", p, w, v) for p, v in shares.items()]
+                    items += [
+                        Item(
+                            "hu",
+                            p,
+                            w,
+                            v,
+                            how(20 if p == src else 10, p, w),
+                            win.win_type if p == src else "discard_other",
+                        )
+                        for p, v in shares.items()
+                    ]
             else:
-                items += [Item("hu", p, w, 20 * u * times(p, w)) for p in range(4) if p != w]
+                items += [
+                    Item("hu", p, w, 20 * u * times(p, w), how(20, p, w), win.win_type)
+                    for p in range(4)
+                    if p != w
+                ]
         if win is not None or state.options["kong_pay_on_draw"]:
             for meld, konger in state.kongs:
                 each = 20 if meld.kind == "kong_concealed" else 10
                 items += [
-                    Item("kong", p, konger, each * u * times(p, konger))
+                    Item(
+                        "kong",
+                        p,
+                        konger,
+                        each * u * times(p, konger),
+                        how(each, p, konger),
+                        meld.kind,
+                    )
                     for p in range(4)
                     if p != konger
                 ]
@@ -208,6 +243,84 @@ class HainanRules(BaseRules):
         return (winner + 1) % 4, {"dealer_wins": 0}
 
 
+PATTERN_NAMES = {
+    "only_chows": ("只吃不碰", "all chows"),
+    "concealed": ("门前清", "concealed hand"),
+    "all_pungs": ("碰碰胡", "all pungs"),
+    "all_one_suit": ("清一色", "all one suit"),
+    "pair_258": ("二五八做将", "pair of 2, 5 or 8"),
+    "rob_kong": ("抢杠", "robbing a kong"),
+    "dragon_pung": ("中发白", "dragon pung"),
+    "seat_flower": ("位置花", "own seat flower"),
+    "seat_wind_pung": ("门风", "seat wind pung"),
+    "thirteen_orphans": ("十三幺", "thirteen orphans"),
+    "seven_pairs": ("七对", "seven pairs"),
+    "self_draw": ("自摸", "self-draw"),
+}
+"""Every 番 of RULES.md 3.4, (Chinese, English)."""
+
+NAMES = {
+    "dealer_wins": ("连庄", "dealer's wins in a row"),
+    "discard_other": ("闲家陪付", "share of a non-winner who did not discard"),
+}
+"""Payment reasons, the counter and other ids of hainan, (Chinese, English)."""
+
+RESTRICTIONS = (
+    Restriction(
+        "no_discard_win",
+        "有番才能胡",
+        "a discard win needs 番",
+        "A win on a discard (or by robbing a kong) needs at least one 番 of the first "
+        "eleven (only chows, concealed, all pungs, all one suit, 2-5-8 pair, robbing, a "
+        "dragon pung, your seat flower, your seat wind, thirteen orphans, seven pairs). A "
+        "self-draw needs none.",
+        "your hand is complete with {}, but has no 番: a win on a discard needs one "
+        "(有番才能胡); you may still win by self-draw",
+    ),
+    Restriction(
+        "last_turn",
+        "倒数第二张",
+        "second-to-last tile",
+        "Fifteen tiles stay in the wall (七墩半). The discard made after the draw that leaves "
+        "16 tiles may only be won on: no chi, peng or kong.",
+        "16 tiles are left: your discard can only be won on",
+    ),
+    Restriction(
+        "last_tile",
+        "最后一张",
+        "last tile",
+        "The seat that draws the last tile (leaving 15) may only win by self-draw; it does "
+        "not discard, and if it does not win the hand is drawn.",
+        "this is the last tile: win by self-draw (h) or pass (x) and the hand is drawn",
+    ),
+)
+"""Hainan's restrictions in words (RULES.md 3.2-3.4)."""
+
+READINGS = (
+    "番 are a condition for winning, not a multiplier: payments are fixed.",
+    "Payments: on a win on a discard the discarder pays 20 and the other two 10 each; on a "
+    "self-draw each other seat pays 20. Robbing a kong is paid like a discard win, with the "
+    "konger as the discarder. The 底分 option multiplies every amount.",
+    "Kongs: a direct or added kong costs each other seat 10, a concealed kong 20. They are "
+    "paid only when the hand is won (unless 流局算杠 is on); a robbed kong is not paid.",
+    "连庄: while the dealer keeps winning, every payment between him and a non-dealer is "
+    "multiplied by 1 + the number of his wins in a row.",
+    "包牌: three chis by one seat on another's discards, or three pengs (a direct kong "
+    "counts as a peng) - chis and pengs are not added together - bind the two seats: a win "
+    "on a discard between them, either way, is paid entirely by the discarder. A self-draw "
+    "is never 包.",
+    "中发白: a triplet or kong of 中 or 发 counts, exposed or concealed; 白 counts only as "
+    "a peng or a kong, or a triplet completed by the winning discard.",
+    "Flowers: a flower is shown at once and replaced from the back of the wall. Your seat "
+    "flowers: dealer 春/梅, next 夏/兰, opposite 秋/菊, previous 冬/竹.",
+    "Seat winds: dealer East, next South, opposite West, previous North. Four identical "
+    "tiles count as two pairs in seven pairs; the 2-5-8 pair needs the standard shape.",
+    "Dealer: he stays after his win or a drawn hand; after another seat wins, the winner's "
+    "next seat deals (option: the dealer's next seat).",
+    "No 漏胡 rule: passing a win does not stop you winning on the next discard.",
+)
+"""How this project reads the seed where it is silent (RULES.md D37-D49), in plain words."""
+
 HAINAN = Variant(
     id="hainan",
     name="Hainan mahjong",
@@ -224,4 +337,12 @@ HAINAN = Variant(
     final_live=15,
     rob_added_kong=True,
     flowers=True,
+    patterns=PATTERN_NAMES,
+    names=NAMES,
+    summary=(
+        "有番才能胡：点炮胡至少要一番，自摸不用",
+        "A win on a discard needs at least one 番 (有番才能胡); a self-draw needs none",
+    ),
+    restrictions=RESTRICTIONS,
+    readings=READINGS,
 )
