@@ -938,14 +938,16 @@ def test_discarded_tile_may_complete_the_pair_leaving_a_wild_triplet_concealed()
 
 # == 5.4 non-winners ========================================================================
 def test_non_winners_count_declared_melds_and_their_wind_and_dragon_fan_only() -> None:
-    # S2 pengs 333z (its own wind) and 999p, and holds 111s 77z concealed (not counted):
-    #   (4 + 4) x 2^1 = 16.
+    # S2 pengs 333z (its own wind) and 999p, and holds 111s 77z concealed: the natural
+    # concealed triplet 111s counts as a 暗刻 8 (D66, corrected 2026-12-01), the pair 77z
+    # does not: (4 + 4 + 8) x 2^1 = 32.
     # S3 pengs 111z (the dealer's wind, not its own: no 番) and konges 9999m concealed:
     #   (4 + 32) x 2^0 = 36.
     # S1 wins by self-draw with READY + 4s: 48.
-    # S1: 5 (S0) + 3 + 3; S2: ceil(1.6) = 2 (S0), ceil(0.8) = 1 (S1), 1 (S3);
+    # S1: 5 (S0) + 3 + 3; S2: ceil(3.2) = 4 (S0), ceil(1.6) = 2 (S1), 2 (S3);
     # S3: ceil(3.6) = 4 (S0), ceil(1.8) = 2 (S1), 2 (S2).
-    # S0 -5-2-4 = -11; S1 11-1-2 = 8; S2 4-3-2 = -1; S3 8-3-1 = 4.
+    # S0 -5-4-4 = -13; S1 11-2-2 = 7; S2 8-3-2 = 3; S3 8-3-2 = 3.
+    # (Before the correction 111s was left out: S2 16 and [-11, 8, -1, 4].)
     hands = ["*3z1z9p", READY, "*33z99p111s77z6z3m", "*11z9999m"]
     actions = [
         (0, "discard", "3z"),
@@ -965,7 +967,35 @@ def test_non_winners_count_declared_melds_and_their_wind_and_dragon_fan_only() -
     ]
     h = play(hands, actions, draws="2p 4z 9s 6p 2z 4s", tail="8m")
     assert h["winner"] == 1 and h["win_type"] == "self_draw"
-    assert h["deltas"] == [-11, 8, -1, 4]
+    assert h["deltas"] == [-13, 7, 3, 3]
+
+
+def test_non_winners_count_natural_concealed_triplets_D66() -> None:
+    """RULES.md 5.4 / D66 (corrected 2026-12-01): a non-winner counts his natural concealed
+    triplets (three, or four undeclared, identical tiles, no 得 among them) as 暗刻, with one
+    番 each for 中, 发 or his seat wind (红中发财和自家门风碰杠暗刻一番 is everybody's)."""
+    # 得 = 5z (indicator 5z). S1 self-draws READY + 4s: 48 (module docstring).
+    # S2 holds 777z (中): 暗刻 8 x 2^1 = 16; its pair 99s counts nothing.
+    # S3 holds 8888m (four, undeclared: one 暗刻 of simples, 4) and 444z (its seat wind
+    # North: 8 and 1 番): (4 + 8) x 2^1 = 24.
+    # S0 (dealer) holds 555z, three 得: no natural triplet, 0.
+    # S1: ceil(4.8) = 5 (S0), ceil(2.4) = 3 (S2), 3 (S3);
+    # S2: ceil(1.6) = 2 (S0), ceil(0.8) = 1 (S1), 1 (S3);
+    # S3: ceil(2.4) = 3 (S0), ceil(1.2) = 2 (S1), 2 (S2).
+    # S0 -5-2-3 = -10; S1 11-1-2 = 8; S2 4-3-2 = -1; S3 7-3-1 = 3.
+    # (The old reading gave S2 and S3 nothing: [-5, 11, -3, -3].)
+    hands = ["*555z9p", READY, "*777z99s", "*8888m444z"]
+    h = play(hands, [(0, "discard", "9p"), (1, "hu")], draws="4s")
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert items(h, "points") == [
+        ("points", 0, 2, 2),
+        ("points", 0, 3, 3),
+        ("points", 1, 2, 1),
+        ("points", 1, 3, 2),
+        ("points", 2, 3, 2),
+        ("points", 3, 2, 1),
+    ]
+    assert h["deltas"] == [-10, 8, -1, 3]
 
 
 def test_non_winner_dragon_kong_gets_a_fan() -> None:

@@ -74,8 +74,13 @@ def score(
     reserved: dict[str, str] | None = None,
     flowers: str = "",
     chain: str = "",
+    others: str = "",
 ) -> tuple[HandState, WinInfo, list[str], int]:
-    """Score one win; the hand is the concealed tiles, with the winning tile for self-draws."""
+    """Score one win; the hand is the concealed tiles, with the winning tile for self-draws.
+
+    ``others`` gives other seats' concealed tiles (``S1: 777z 99s; S3: 8888m``); seats not
+    named hold none. Only taizhou reads them (non-winners' natural concealed triplets, D66).
+    """
     if by not in WIN_TYPES:
         raise MajiangError(f"--by takes one of {', '.join(WIN_TYPES)}, got {by!r}")
     win_type = WIN_TYPES[by]
@@ -96,9 +101,11 @@ def score(
         state = match.new_hand({"hands": ["", "", "", ""], "reserved": dict(reserved or {})})
     except MajiangError as err:
         raise MajiangError(f"cannot build that hand: {err}") from None
-    state.concealed[seat] = [0] * 34
-    for t in concealed:
-        state.concealed[seat][t] += 1
+    hidden = _others(others, seat)
+    for s in range(4):
+        state.concealed[s] = [0] * 34
+        for t in concealed if s == seat else hidden.get(s, []):
+            state.concealed[s][t] += 1
     for owner, meld in placed:
         state.melds[owner].append(meld)
         if meld.is_kong:
@@ -137,6 +144,22 @@ def score(
     info = WinInfo(seat, win_type, tile, source if not self_draw else None, kong_source)
     patterns, value = state.rules.patterns(state, info)
     return state, info, patterns, value
+
+
+def _others(text: str, winner: int) -> dict[int, list[int]]:
+    """``S1: 777z 99s; S3: 8888m`` into {seat: tiles}: the concealed tiles of other seats."""
+    out: dict[int, list[int]] = {}
+    for part in filter(None, (p.strip() for p in (text or "").split(";"))):
+        m = re.match(r"^S([0-3])\s*:\s*(.*)$", part)
+        if not m:
+            raise MajiangError(f"cannot read {part!r}; write e.g. 'S1: 777z 99s; S3: 8888m'")
+        s = int(m[1])
+        if s == winner or s in out:
+            raise MajiangError(f"{part!r}: S{s} is the winner or named twice")
+        out[s] = [int(t) for t in parse_tiles(m[2])]
+        if len(out[s]) > 13:
+            raise MajiangError(f"{part!r}: a seat other than the winner holds at most 13 tiles")
+    return out
 
 
 def explain(state: HandState, info: WinInfo, patterns: list[str], value: int) -> str:
@@ -204,6 +227,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--flowers", default="", help="the winner's exposed flowers (hainan)")
     p.add_argument(
+        "--others",
+        default="",
+        help="other seats' concealed tiles, e.g. 'S1: 777z 99s; S3: 8888m' (taizhou: "
+        "non-winners' natural concealed triplets count); seats not named hold none",
+    )
+    p.add_argument(
         "--chain",
         default="",
         help="hangzhou: the winner's earlier actions before "
@@ -233,6 +262,7 @@ def main(args: Any) -> int:
         reserved=reserved,
         flowers=args.flowers,
         chain=args.chain,
+        others=args.others,
     )
     print(explain(state, info, patterns, value))
     return 0

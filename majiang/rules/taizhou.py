@@ -310,12 +310,20 @@ class TaizhouRules(BaseRules):
         return min(points, cap) if cap > 0 else points
 
     def loser_points(self, state: HandState, seat: int) -> tuple[int, str]:
-        """A non-winner's 牌点 and its breakdown: melds x 2^(中/发/门风 pengs, kongs) (D66)."""
+        """A non-winner's 牌点 and its breakdown (D66): his melds and natural concealed
+        triplets x 2^(one per such set of 中, 发 or his seat wind)."""
         seat_wind = 27 + (seat - state.dealer) % 4
         melds = state.melds[seat]
         values = [meld_hu(m) for m in melds if meld_hu(m)]
+        kinds = [m.tiles[0] for m in melds if m.kind != "chi"]
+        # D66 (corrected 2026-12-01): three (or four undeclared) natural tiles of a kind in
+        # the concealed hand count as a 暗刻; 得 never make one (未胡牌时不可用财神替代).
+        for k, n in enumerate(state.concealed[seat]):
+            if n >= 3 and k != state.wild:
+                values.append(4 * (2 if _honor_or_end(k) else 1))
+                kinds.append(k)
         hu = sum(values)
-        fan = sum(1 for m in melds if m.kind != "chi" and m.tiles[0] in (RED, GREEN, seat_wind))
+        fan = sum(1 for k in kinds if k in (RED, GREEN, seat_wind))
         points = self._cap(state, hu << fan)
         shown = " + ".join(map(str, values)) or "0"
         return points, f"胡 {shown} x 2^{fan} = {points}"
