@@ -1273,3 +1273,61 @@ def test_baopai_each_share_with_its_own_streak_multiplier(wins: int) -> None:
     paid = 20 + 10 * (1 + wins) + 10
     assert items(h) == [("baopai", 1, 2, paid)]
     assert h["deltas"] == [0, -paid, paid, 0]
+
+
+# == issue 14: near flushes, the deal wrapping around the table, the reported 番 ===============
+def test_fan_all_one_suit_not_with_one_tile_of_another_suit() -> None:
+    # RULES.md 3.4 清一色: the 14 tiles are number tiles of ONE suit. Characters with a
+    # pair of 1p (the dots tile next to the characters) have no 番: peng 111m<S0 + 234m
+    # 456m 78m + 11p waits on 6m/9m; S1 may not win on S2's 9m, only self-draw it.
+    hands, acts = claim_flow("11m 5z 234m 456m 78m 11p", "peng", "1m", "5z", "9m")
+    no_fan_self_draw(hands, acts, "9m", "6z 7z")
+
+
+def test_fan_all_one_suit_not_with_an_honour() -> None:
+    # RULES.md 3.4 清一色 needs number tiles only: characters plus a pair of East (not S1's
+    # seat wind, and a pair is no pung) have no 番.
+    hands, acts = claim_flow("11m 9p 234m 456m 78m 11z", "peng", "1m", "9p", "9m", "4567z")
+    no_fan_self_draw(hands, acts, "9m", "2z 3z")
+
+
+@pytest.mark.parametrize("w", [0, 1, 2])
+@pytest.mark.parametrize("rule", ["winner_next", "dealer_next"])
+def test_non_dealer_win_passes_the_deal_from_dealer_S3_D37(w: int, rule: str) -> None:
+    # RULES.md 3.6 / D37 with the dealer S3: dealer_next gives S0 (S3's next seat), and
+    # winner_next the winner's next seat; s = 0 after a non-dealer win.
+    f0, f2, f3 = fill("4567z")
+    others = iter([f2, f3])
+    hands = [
+        f0 + " 4s" if s == 3 else "111z456p789s56s44p" if s == w else next(others) for s in range(4)
+    ]
+    h = play(
+        hands,
+        [(3, "discard", "4s"), (w, "hu")],
+        dealer=3,
+        wins=1,
+        options={"dealer_after_xian_win": rule},
+    )
+    assert (h["winner"], h["from"], h["dealer"]) == (w, 3, 3)
+    dealer = (w + 1) % 4 if rule == "winner_next" else 0
+    assert h["next"] == {"dealer": dealer, "counters": {"dealer_wins": 0}}
+
+
+@pytest.mark.parametrize(
+    ("s0", "patterns"),
+    [
+        # RULES.md 3.4 example of issue 14: 66m 223344p 112233s reads as seven pairs
+        # (concealed, seven_pairs) or as four sequences with the pair 66m (only_chows,
+        # concealed): two 番 each, so the first in the list order wins: only_chows first.
+        ("66m223344p112233s", ["only_chows", "concealed"]),
+        # 223344p 556677s 88m: only_chows, concealed, pair_258 (3) beats seven pairs (2)
+        ("88m223344p556677s", ["only_chows", "concealed", "pair_258"]),
+    ],
+)
+def test_reported_fan_most_then_first_in_list_order_0_7(s0: str, patterns: list[str]) -> None:
+    # RULES.md 0.7: of the readings (all paying the same in hainan, 3.4), the one with the
+    # most patterns, then the first in the pattern-list order. The dealer wins on his 14
+    # dealt tiles (self-draw: 20 from each).
+    h = play([s0, F0, F2, F3], [(0, "hu")])
+    assert h["patterns"] == [*patterns, "self_draw"]
+    assert h["deltas"] == [60, -20, -20, -20]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -22,6 +22,7 @@ __all__ = [
     "Rules",
     "Variant",
     "remember_score",
+    "report_key",
     "validate_options",
 ]
 
@@ -156,6 +157,12 @@ def remember_score(state: HandState, win: WinInfo, compute: Callable[[], T]) -> 
     value = compute()
     state.extra["_score"] = (key, value)
     return value
+
+
+def report_key(patterns: Sequence[str], order: Sequence[str]) -> tuple[int, list[int]]:
+    """Which equally scoring reading's patterns to report, smallest key first (RULES.md 0.7):
+    the one with the most patterns, then the first in the pattern-list ``order``."""
+    return -len(patterns), sorted(order.index(p) for p in patterns)
 
 
 def indicator_reserved(opts: Mapping[str, Any]) -> dict[str, int]:

@@ -12,6 +12,7 @@ from majiang.rules.base import (
     Restriction,
     Variant,
     escape_option,
+    report_key,
 )
 from majiang.scoring import Item
 
@@ -136,7 +137,7 @@ class HainanRules(BaseRules):
                 if 27 + pos in triplets:
                     found.add("seat_wind_pung")
             ordered = [p for p in FAN if p in found]
-            if len(ordered) > len(best):
+            if report_key(ordered, FAN) < report_key(best, FAN):  # RULES.md 0.7
                 best = ordered
         return best
 
