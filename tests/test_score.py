@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import recordkit as kit
 
 from majiang.cli import main
 from majiang.cli.score import explain, score
-from majiang.errors import MajiangError
-from majiang.scoring import deltas
+from majiang.errors import MajiangError, RecordError
+from majiang.scoring import Item, deltas
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -314,3 +315,169 @@ def test_wrong_tile_count_is_named() -> None:
 def test_unknown_win_type() -> None:
     with pytest.raises(MajiangError, match="--by takes"):
         score("guangdong", "123m456m789p23s11z4s", "4s", "tsumo")
+
+
+# -- the corrections of 2026-12-01 (issue 13): the calculator agrees with replay ------------
+def _replayed(
+    variant: str,
+    hands: list[str],
+    actions: list[tuple[Any, ...]],
+    *,
+    draws: str = "",
+    tail: str = "",
+    reserved: dict[str, str | None] | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One hand replayed from a partial deal (tests/recordkit.py); its result entry."""
+    deal = kit.partial_deal(hands, draws=draws, tail=tail, reserved=reserved)
+    entry = kit.hand_entry(deal, actions, chi_names_tiles=True)
+    return kit.replay_one(kit.record(variant, [entry], options=options or {}))
+
+
+def _agree(h: dict[str, Any], state: Any, info: Any, patterns: list[str]) -> list[Item]:
+    """The calculator's patterns, items and deltas equal the replayed hand's."""
+    got = state.rules.settle(state, info)
+    assert patterns == h["patterns"]
+    assert info.win_type == h["win_type"]
+    assert sorted((i.kind, i.payer, i.payee, i.points) for i in got) == kit.items(h)
+    assert deltas(got) == h["deltas"]
+    return got
+
+
+@pytest.mark.parametrize(("horse", "want"), [("1m", [0, 0, 8, -8]), ("2m", [0, 0, 8, -8]),
+                                             ("3p", [6, -2, 8, -12])])  # fmt: skip
+def test_calculator_agrees_guangdong_horse_on_a_target_netting_zero_D13(
+    horse: str, want: list[int]
+) -> None:
+    # tests/test_guangdong_rules.py NET0: S0 and S1 net 0 over the base list (ckongs
+    # +6 each, hu -4 and the other ckong -2), so horses on them move nothing.
+    h = _replayed(
+        "guangdong",
+        ["5555m17p17s123456z", "2222p39m39s34567z", "123s456s789s666s4s", "39m39p39s1234567z"],
+        [(0, "kong", "5m"), (0, "discard", "8m"), (1, "kong", "2p"), (1, "discard", "8p"),
+         (2, "hu")],
+        draws="6m 4s",
+        tail="8m 8p",
+        reserved={"horses": horse},
+    )  # fmt: skip
+    state, info, patterns, _ = score(
+        "guangdong",
+        "123s456s789s666s44s",
+        "4s",
+        "self",
+        seat=2,
+        melds="S0: ckong 5555m; S1: ckong 2222p",
+        reserved={"horses": horse},
+    )
+    assert deltas(_agree(h, state, info, patterns)) == want
+
+
+HAINAN_FILL = ("147m147p147s1234z", "258m258p258s1234z", "369m369p369s1234z")
+
+
+def test_calculator_agrees_hainan_white_pung_D39() -> None:
+    f0, f2, f3 = HAINAN_FILL
+    hands = [f0 + " 1m", "23m 1s 55z 99p 456p 789s", f2, f3]
+    claim = [(0, "discard", "1m"), (1, "chi", "23m"), (1, "discard", "1s")]
+    # S2's 5z completes 555z: a peng, dragon_pung, a legal discard win
+    h = _replayed("hainan", hands, [*claim, (2, "discard", "5z"), (1, "hu")], draws="5z")
+    state, info, patterns, _ = score(
+        "hainan", "55z99p456p789s", "5z", "discard", seat=1, source=2, melds="chi 123m<S0"
+    )
+    assert deltas(_agree(h, state, info, patterns)) == [-10, 40, -20, -10]
+    # self-drawn 5z: a concealed triplet, no 番
+    more = [(2, "discard", "6z"), (3, "discard", "6z"), (0, "discard", "7z"), (1, "hu")]
+    h = _replayed("hainan", hands, [*claim, *more], draws="6z 6z 7z 5z")
+    state, info, patterns, _ = score(
+        "hainan", "55z99p456p789s5z", "5z", "self", seat=1, melds="chi 123m<S0"
+    )
+    assert patterns == ["self_draw"]
+    _agree(h, state, info, patterns)
+    # a concealed 555z and a win on S2's 9p: no 番, so both refuse it (有番才能胡)
+    hands = [f0 + " 1m", "23m 1s 555z 456p 789s 9p", f2, f3]
+    with pytest.raises(RecordError):
+        _replayed("hainan", hands, [*claim, (2, "discard", "9p"), (1, "hu")], draws="9p")
+    with pytest.raises(MajiangError, match="may not win on S2's 9p"):
+        score("hainan", "555z456p789s9p", "9p", "discard", seat=1, source=2, melds="chi 123m<S0")
+
+
+@pytest.mark.parametrize(
+    ("third", "want"), [("chi", [-40, 40, 0, 0]), ("peng", [-20, 40, -10, -10])]
+)
+def test_calculator_agrees_hainan_baopai_chis_and_pengs_apart_D41(
+    third: str, want: list[int]
+) -> None:
+    # S1 claims 123m, 456p and then 789s (chi) or 777s (peng) from S0; S0's 5m wins.
+    # Three chis make 包牌 (S0 pays 20 + 10 + 10); two chis and a peng do not.
+    f0, f2, f3 = HAINAN_FILL
+    s1 = "23m56p89s123z67m55s" if third == "chi" else "23m56p77s123z67m55s"
+    claim3 = (1, "chi", "89s") if third == "chi" else (1, "peng")
+    between = [(2, "discard", "6z"), (3, "discard", "7z")]
+    actions = [
+        (0, "discard", "1m"), (1, "chi", "23m"), (1, "discard", "1z"), *between,
+        (0, "discard", "4p"), (1, "chi", "56p"), (1, "discard", "2z"), *between,
+        (0, "discard", "7s"), claim3, (1, "discard", "3z"), *between,
+        (0, "discard", "5m"), (1, "hu"),
+    ]  # fmt: skip
+    h = _replayed("hainan", [f0 + " 1m", s1, f2, f3], actions, draws="6z 7z 4p 6z 7z 7s 6z 7z 5m")
+    meld3 = "chi 789s<S0" if third == "chi" else "peng 777s<S0"
+    state, info, patterns, _ = score(
+        "hainan",
+        "67m55s",
+        "5m",
+        "discard",
+        seat=1,
+        source=0,
+        melds=f"chi 123m<S0; chi 456p<S0; {meld3}",
+    )
+    assert deltas(_agree(h, state, info, patterns)) == want
+
+
+def test_calculator_agrees_taizhou_non_winners_natural_concealed_triplets_D66() -> None:
+    # 得 = 5z. S1 self-draws 123m 456p 789s 23s 55m + 4s: 48. S2 holds 777z: 8 x 2 = 16;
+    # S3 holds 8888m and 444z (North, its wind): (4 + 8) x 2 = 24; S0's 555z are 得: 0.
+    # (tests/test_taizhou_rules.py test_non_winners_count_natural_concealed_triplets_D66)
+    s0, s2, s3 = "147m258p17s12z555z", "369m36p58s3z777z99s", "1p7p26s6z2m8888m444z"
+    h = _replayed(
+        "taizhou",
+        [s0 + " 9p", "123m456p789s23s55m", s2, s3],
+        [(0, "discard", "9p"), (1, "hu")],
+        draws="4s",
+        reserved={"wild_indicator": "5z"},
+    )
+    state, info, patterns, _ = score(
+        "taizhou",
+        "123m456p789s23s55m4s",
+        "4s",
+        "self",
+        seat=1,
+        others=f"S0: {s0}; S2: {s2}; S3: {s3}",
+        reserved={"wild_indicator": "5z"},
+    )
+    assert deltas(_agree(h, state, info, patterns)) == [-10, 8, -1, 3]
+    # without --others the non-winners hold nothing: only the winner is paid
+    state, info, _, _ = score(
+        "taizhou",
+        "123m456p789s23s55m4s",
+        "4s",
+        "self",
+        seat=1,
+        reserved={"wild_indicator": "5z"},
+    )
+    assert deltas(state.rules.settle(state, info)) == [-5, 11, -3, -3]
+
+
+@pytest.mark.parametrize(
+    ("others", "message"),
+    [
+        ("S1 777z", "cannot read"),
+        ("S0: 777z", "is the winner or named twice"),
+        ("S1: 777z; S1: 111m", "is the winner or named twice"),
+        ("S1: 1234567890m", "no tile 0m"),
+        ("S1: 11112222333344p", "at most 13 tiles"),
+    ],
+)
+def test_score_bad_others(others: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["taizhou", "--hand", "123m456p789s23s55m4s", "--win", "4s", "--by", "self"]
+    assert main(["score", *argv, "--others", others]) == 2
+    assert message in capsys.readouterr().err

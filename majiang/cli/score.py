@@ -141,6 +141,15 @@ def score(
     if win_type in ("discard", "rob_kong"):
         state.window_from = source
         state.window_tile = tile
+    rules = state.rules
+    if win_type == "discard" and not (
+        rules.may_win_on_discard(state, seat) and rules.can_win_on_discard(state, seat)
+    ):
+        # as in play (e.g. hainan 有番才能胡, RULES.md 3.4): replay would not offer this win
+        raise MajiangError(
+            f"S{seat} may not win on S{source}'s {Tile(tile)} in {variant}: "
+            "its rules do not allow this discard win (try --by self)"
+        )
     info = WinInfo(seat, win_type, tile, source if not self_draw else None, kong_source)
     patterns, value = state.rules.patterns(state, info)
     return state, info, patterns, value
