@@ -70,7 +70,9 @@ OPTIONS = (
         "choice",
         "mutual",
         "结算方式",
-        "mutual: everybody settles with everybody; winner_only",
+        "mutual: every seat collects its 牌点 from every other (a non-winner's: its melds "
+        "and natural concealed triplets, x2 per 中/发/seat-wind set, D66); winner_only: "
+        "only the winner collects",
         choices=("mutual", "winner_only"),
     ),
     Option("baopai", "bool", True, "包三家", "the four 包三家 triggers (D74)"),
