@@ -1266,3 +1266,13 @@ def test_discard_after_the_draw_leaving_one_tile_may_be_claimed_D15() -> None:
     do(trial, 2, "discard", "6p")
     do(trial, 1, "kong", "6p")
     assert (trial.current, trial.live) == (1, 0)
+
+
+def test_reported_patterns_of_the_reading_with_the_most_patterns_0_7() -> None:
+    # RULES.md 0.7: 111m 222m 333m 444p 5s draws 5s reads as four concealed triplets (big)
+    # or as 123m 123m 123m 444p 55s (small): the reading that scores highest is used.
+    h = play1(
+        [F0 + " 5m", "111222333m444p5s", F2, F3], [(0, "discard", "5m"), (1, "hu")], draws="5s"
+    )
+    assert h["patterns"] == ["four_concealed_triplets"]
+    assert h["deltas"] == BIG

@@ -1311,3 +1311,13 @@ def test_highest_fan_reading_is_used_whatever_the_reading_order() -> None:
     assert (h["winner"], h["win_type"]) == (1, "self_draw")
     assert h["patterns"] == ["luxury_seven_pairs", "qike"]
     assert h["deltas"] == s1_self_draw(8) == [-16, 32, -8, -8]
+
+
+def test_equal_fan_reports_the_reading_with_the_most_patterns_0_7() -> None:
+    # 112233m 455667p 5z draws 4p. Standard 123m 123m 456p 567p + 4p 5z, 爆头 (the 13
+    # tiles without the wild are four sets): basic_hand, baotou, F = 1 x 2 = 2. Seven pairs
+    # (the wild as 7p), not 七客 (11 22 33 55 66 m/p + 4p 7p are no six pairs): F = 2.
+    # Equal F: RULES.md 0.7 reports the reading with the most patterns.
+    h = play1([KA + " 6z", "112233m455667p5z", KB, KC], [OPEN, (1, "hu")], draws="4p")
+    assert h["patterns"] == ["basic_hand", "baotou"]
+    assert h["deltas"] == s1_self_draw(2)

@@ -1158,3 +1158,14 @@ def test_escape_penalty_defaults_to_0(penalty: int | None, deltas: list[int]) ->
     assert h["outcome"] == "draw"
     assert h["deltas"] == deltas
     assert {i[0] for i in items(h)} <= {"escape"}
+
+
+# == issue 14: the reported reading on a tie (RULES.md 0.7) ======================================
+def test_standard_and_seven_pairs_reading_reports_basic_hand_first_0_7() -> None:
+    # 223344m 445566p 5m draws 5m: seven pairs, or 234m 234m 456p 456p 55m. Both pay the
+    # same (4.4) and give one pattern, so RULES.md 0.7 takes the first in the list order of
+    # 4.4: basic_hand. PLAIN self-draw: S1 +6.
+    h = play1([F0 + " 8m", "223344m445566p5m", F2, F3], BASIC_ACTIONS, draws="5m")
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert h["patterns"] == ["basic_hand"]
+    assert h["deltas"] == [-2, 6, -2, -2]

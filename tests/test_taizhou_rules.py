@@ -1425,3 +1425,17 @@ def test_record_win_after_a_wild_discard_is_rejected() -> None:
     rec = record(hand_of(hands, actions, draws="5m 2s", wild="5m"))
     with pytest.raises(RecordError, match=r"hand 0, action 3, seat 1"):
         replay(rec)
+
+
+# == issue 14: the reported reading on a tie (RULES.md 0.7) ======================================
+def test_equal_points_report_the_first_fan_in_list_order_0_7() -> None:
+    # Indicator 5m: S1 = 123m 456p 789s 1m 得得得 draws 1m. 得得得 is a concealed honour
+    # triplet of 7z, 6z or S1's seat wind 2z: 胡 10 + 8 + 自摸 2 = 20 and one 番 each
+    # (red_pung, green_pung, seat_wind_pung) -> 40 in all three readings. (Others are
+    # lower: 1m 1m 得 + 得得 pair valued 2 gives 胡 22 with no 番.) RULES.md 0.7: the most
+    # patterns (one each), then the first in the list order of 5.4: red_pung.
+    # S0 pays ceil(40/10) = 4, S2 and S3 ceil(20/10) = 2. (S1 could win on S0's 9p with
+    # 11m 23m得 9p得得: it passes.)
+    h = s1_self_draw("123m456p789s1m5m5m5m", "1m", wild="5m", pass_first=True)
+    assert h["patterns"] == ["red_pung"]
+    assert h["deltas"] == [-4, 8, -2, -2]

@@ -18,6 +18,7 @@ from majiang.rules.base import (
     indicator_reserved,
     indicator_wild,
     remember_score,
+    report_key,
 )
 from majiang.scoring import Item
 
@@ -47,6 +48,8 @@ FAN_VALUES = {
     "seat_wind_pung": 1,
 }
 """番 of RULES.md 5.4 in report order."""
+
+FAN_ORDER = tuple(FAN_VALUES)
 
 OPTIONS = (
     Option(
@@ -193,6 +196,7 @@ class TaizhouRules(BaseRules):
         drawn_wild = self_draw and win.tile == wild
         meld_sets = [(m.kind, m.tiles[0]) for m in melds]
         best: Score | None = None
+        best_key: tuple[int, tuple[int, list[int]]] = (1, (0, []))  # below every reading
         for reading in decompositions(
             tiles, wild=wild, seven_pairs=False, thirteen_orphans=False, wild_pairs_natural=False
         ):
@@ -241,11 +245,10 @@ class TaizhouRules(BaseRules):
                     tuple(fans) or ("basic_hand",),
                     f"胡 {hu} ({' + '.join(parts)}) x 2^{fan} = {points}",
                 )
-                if best is None or (score.points, len(score.patterns)) > (
-                    best.points,
-                    len(best.patterns),
-                ):
-                    best = score
+                # RULES.md 0.7: the highest 牌点, then the most 番, then the first in list order
+                key = (-points, report_key(fans, FAN_ORDER))
+                if key < best_key:
+                    best, best_key = score, key
         if best is None:
             raise ValueError("the winning hand has no standard reading")
         return best
