@@ -481,3 +481,19 @@ def test_score_bad_others(others: str, message: str, capsys: pytest.CaptureFixtu
     argv = ["taizhou", "--hand", "123m456p789s23s55m4s", "--win", "4s", "--by", "self"]
     assert main(["score", *argv, "--others", others]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("variant", "phrase"),
+    [
+        ("guangdong", "a target that nets 0 moves nothing"),  # horses option, D13
+        ("hainan", "not added together"),  # baopai option, D41
+        ("hainan", "白 counts only as a peng or a kong"),  # declared reading, D39
+        ("taizhou", "natural concealed triplets"),  # settlement option, D66
+    ],
+)
+def test_rules_command_describes_the_corrected_rules(
+    variant: str, phrase: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", variant]) == 0
+    assert phrase in capsys.readouterr().out

@@ -166,6 +166,9 @@ def _rules(variant_id: str | None) -> str:
         out.append(f"      {o.doc}")
     if v.counters:
         out.append("Dealer counters: " + ", ".join(v.counters))
+    if v.readings:
+        out += ["", "How the rules are read (RULES.md section 6):"]
+        out += [f"  - {r}" for r in v.readings]
     return "\n".join(out)
 
 
