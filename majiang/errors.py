@@ -38,4 +38,32 @@ class IllegalActionError(MajiangError):
 
 
 class RecordError(MajiangError):
-    """A game record that is malformed or does not replay."""
+    """A game record that is malformed or does not replay.
+
+    Says where (FORMAT.md 2, Errors): ``hand`` and ``action`` are 0-based indexes,
+    ``seat`` the acting seat, ``field`` the field at fault (e.g. ``deal.hands[2]``,
+    ``tile``); the message starts with them, then gives the reason in plain words.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        hand: int | None = None,
+        action: int | None = None,
+        seat: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        where = [
+            f"{name} {value}"
+            for name, value in (("hand", hand), ("action", action), ("seat", seat))
+            if value is not None
+        ]
+        if field is not None:
+            where.append(f"field {field}")
+        super().__init__(f"{', '.join(where)}: {reason}" if where else reason)
+        self.reason = reason
+        self.hand = hand
+        self.action = action
+        self.seat = seat
+        self.field = field

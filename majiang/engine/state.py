@@ -53,12 +53,15 @@ class Action(NamedTuple):
         kind = data.get("type")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
             raise IllegalActionError(f"action seat must be 0-3, got {seat!r}")
-        if kind not in _ORDER:
+        if not isinstance(kind, str) or kind not in _ORDER:
             raise IllegalActionError(
                 f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}"
             )
         tile = parse_tile(data["tile"]) if "tile" in data else None
         tiles = parse_tiles(data["tiles"]) if "tiles" in data else ()
+        if (tile is not None and tile >= 34) or any(t >= 34 for t in tiles):
+            # RULES.md 3.1: a flower is exposed and replaced at once, never played
+            raise IllegalActionError(f"a {kind} cannot name a flower")
         return Action(
             seat, kind, None if tile is None else int(tile), tuple(sorted(int(t) for t in tiles))
         )
@@ -471,7 +474,7 @@ class HandState:
         if (
             action.type == "discard"
             and action.tile is not None
-            and not self.concealed[action.seat][action.tile]
+            and not (action.tile < 34 and self.concealed[action.seat][action.tile])
         ):
             return f"seat {action.seat} does not hold{t}"
         if action.type == "hu":

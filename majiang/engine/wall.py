@@ -109,6 +109,11 @@ def fill_deal(
         if not n:
             continue
         got = given_res.get(purpose, [])
+        if len(rest) < n - len(got):
+            raise DealError(
+                f"deal.reserved.{purpose}: {n} tiles are set aside but the deal leaves "
+                f"{len(rest)} unnamed to take them from"
+            )
         while len(got) < n:
             got.append(rest.pop())
         taken[purpose] = tuple(got)

@@ -1,35 +1,150 @@
-"""Game records (majiang-record/1) and results (majiang-result/1): FORMAT.md 2 and 3."""
+"""Game records (majiang-record/1) and results (majiang-result/1): FORMAT.md 2 and 3.
+
+The reader is strict: FORMAT.md decides what a record may hold, and anything else
+is a :class:`RecordError` naming where it is (hand, action, seat, field), never
+another exception. Replay is linear in the record's size and keeps only the
+results it reports, not the hands it played. Limits (documented here and in
+``majiang replay --help``): a record file of at most :data:`MAX_RECORD_BYTES`
+bytes and at most :data:`MAX_HANDS` hands.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from majiang.engine.match import FinishedHand, Match
-from majiang.engine.state import Action, HandState
+from majiang.engine.state import ACTION_TYPES, Action, HandState
 from majiang.errors import MajiangError, RecordError
-from majiang.tiles import format_tiles
+from majiang.rules import get_variant
+from majiang.tiles import format_tiles, parse_tiles
 
-__all__ = ["hand_result_json", "load", "record_json", "replay", "replay_match", "result_json"]
+__all__ = [
+    "MAX_HANDS",
+    "MAX_RECORD_BYTES",
+    "hand_result_json",
+    "load",
+    "parse",
+    "record_json",
+    "replay",
+    "replay_match",
+    "result_json",
+]
 
 RECORD_FORMAT = "majiang-record/1"
 RESULT_FORMAT = "majiang-result/1"
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""Largest record :func:`load` and :func:`parse` read (16 MiB, about 3,500 full hands)."""
+MAX_HANDS = 10_000
+"""Most hands one record may list: a hand costs the same to replay however short it is
+written (a shuffled, autoplayed hand is a few bytes), so the count is capped too."""
+
 _TOP_FIELDS = {"format", "variant", "options", "seed", "players", "start", "hands"}
+_START_FIELDS = {"dealer", "counters"}
+_HAND_FIELDS = {"dealer", "deal", "actions", "autoplay"}
+_DEAL_FIELDS = {"hands", "draws", "tail", "reserved"}
+_ACTION_FIELDS = {"seat", "type", "tile", "tiles"}
+# FORMAT.md 2, actions: which of ``tile`` / ``tiles`` each type takes (True: required).
+_ACTION_SHAPE: dict[str, dict[str, bool]] = {
+    "discard": {"tile": True},
+    "chi": {"tiles": True},
+    "peng": {"tiles": False},
+    "kong": {"tile": True, "tiles": False},
+    "hu": {},
+    "pass": {},
+    "escape": {},
+}
+_AUTOPLAY = ("tsumogiri",)
 
 
+# -- reading -----------------------------------------------------------------------------
 def load(path: str | Path) -> dict[str, Any]:
-    """Read a record file; RecordError if it is not JSON."""
+    """Read a record file (UTF-8 JSON, at most MAX_RECORD_BYTES); RecordError otherwise."""
+    p = Path(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        raise RecordError(f"cannot read record {str(path)!r}: {err}") from None
-    if not isinstance(data, dict):
-        raise RecordError("a record is a JSON object")
-    return data
+        with p.open("rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as err:
+        raise RecordError(f"cannot read record {str(path)!r}: {err.strerror or err}") from None
+    try:
+        return parse(data)
+    except RecordError as err:
+        raise RecordError(f"{str(path)!r}: {err}") from None
 
 
+def parse(data: str | bytes) -> dict[str, Any]:
+    """A record document from JSON text; RecordError for anything that is not one.
+
+    Only the size, the encoding and the JSON are checked here; :func:`replay`
+    checks the fields.
+    """
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(
+            f"the record is larger than {MAX_RECORD_BYTES:,} bytes, the most majiang reads"
+        )
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise RecordError(
+                f"a record is UTF-8 text; byte {err.start} is not ({err.reason})"
+            ) from None
+    try:
+        doc = json.loads(data, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise RecordError(f"not JSON: {err}") from None
+    except RecursionError:
+        raise RecordError("JSON nested too deep to be a record") from None
+    except ValueError as err:  # an integer of thousands of digits, NaN, Infinity
+        raise RecordError(f"not a record: {err}") from None
+    if not isinstance(doc, dict):
+        raise RecordError(f"a record is a JSON object, got {_kind(doc)}")
+    return doc
+
+
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON (RFC 8259), so not in a record."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _kind(value: object) -> str:
+    """The JSON kind of a value, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, (int, float)):
+        return f"{value!r} (a number)"
+    if isinstance(value, str):
+        return f"{value[:40]!r} (a string)"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """A JSON integer (not a boolean, not a float)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_fields(
+    obj: Mapping[Any, Any], allowed: set[str], prefix: str = "", **where: Any
+) -> None:
+    unknown = sorted(str(k) for k in obj if k not in allowed)
+    if unknown:
+        raise RecordError(
+            f"unknown field (FORMAT.md allows {', '.join(sorted(allowed))})",
+            field=prefix + unknown[0],
+            **where,
+        )
+
+
+# -- replay --------------------------------------------------------------------------------
 def _autoplay(state: HandState) -> None:
     """FORMAT.md 'tsumogiri': discard the drawn tile, pass every claim, never win or kong."""
     while not state.is_terminal():
@@ -55,68 +170,181 @@ def _belongs_to_window(state: HandState, action: Action, decided: set[int]) -> b
     return action in state.window_options.get(action.seat, [])
 
 
-def replay_match(record: Mapping[str, Any]) -> Match:
-    """Replay every hand of a record; RecordError names hand, action, seat and reason."""
+def _start_match(record: object) -> Match:
+    """Check the record's top-level fields and set up its match."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a JSON object, got {_kind(record)}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"format must be {RECORD_FORMAT!r}, got {record.get('format')!r}")
-    unknown = set(record) - _TOP_FIELDS
-    if unknown:
-        raise RecordError(f"unknown record fields: {', '.join(sorted(unknown))}")
+        raise RecordError(
+            f"must be {RECORD_FORMAT!r}, got {_kind(record.get('format'))}", field="format"
+        )
+    _check_fields(record, _TOP_FIELDS)
+    variant = record.get("variant")
+    if not isinstance(variant, str):
+        raise RecordError(f"must be a variant id, got {_kind(variant)}", field="variant")
+    options = record.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordError(f"must be an object, got {_kind(options)}", field="options")
     seed = record.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"seed must be an integer, got {seed!r}")
+    if not _is_int(seed):
+        raise RecordError(f"must be an integer, got {_kind(seed)}", field="seed")
+    players = record.get("players")
+    if players is not None and not (
+        isinstance(players, list) and len(players) == 4 and all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError(
+            f"must list four names (strings), one per seat, got {_kind(players)}",
+            field="players",
+        )
+    start = record.get("start", {})
+    if not isinstance(start, Mapping):
+        raise RecordError(f"must be an object, got {_kind(start)}", field="start")
+    _check_fields(start, _START_FIELDS, "start.")
+    if "dealer" in start and not (_is_int(start["dealer"]) and 0 <= start["dealer"] <= 3):
+        raise RecordError(f"must be a seat 0-3, got {_kind(start['dealer'])}", field="start.dealer")
+    if not isinstance(start.get("counters", {}), Mapping):
+        raise RecordError(
+            f"must be an object, got {_kind(start['counters'])}", field="start.counters"
+        )
     hands = record.get("hands")
     if not isinstance(hands, list) or not hands:
-        raise RecordError("a record lists at least one hand")
-    try:
-        match = Match(
-            str(record.get("variant")),
-            record.get("options") or {},
-            seed,
-            record.get("start") or {},
-            record.get("players"),
-        )
-    except MajiangError as err:
-        raise RecordError(str(err)) from None
-    for index, hand in enumerate(hands):
-        _replay_hand(match, index, hand)
-    return match
-
-
-_HAND_FIELDS = {"dealer", "deal", "actions", "autoplay"}
-_DEAL_FIELDS = {"hands", "draws", "tail", "reserved"}
-
-
-def _replay_hand(match: Match, index: int, hand: Mapping[str, Any]) -> None:
-    where = f"hand {index}"
-    if not isinstance(hand, Mapping):
-        raise RecordError(f"{where}: a hand is an object")
-    unknown = set(hand) - _HAND_FIELDS
-    deal = hand.get("deal") or {}
-    if isinstance(deal, Mapping):
-        unknown |= {f"deal.{k}" for k in set(deal) - _DEAL_FIELDS}
-    else:
-        raise RecordError(f"{where}: deal must be an object")
-    if unknown:
-        raise RecordError(f"{where}: unknown fields: {', '.join(sorted(unknown))}")
-    if match.over:
-        raise RecordError(f"{where}: the match ended with an escape in the hand before")
-    if "dealer" in hand and hand["dealer"] != match.dealer:
+        raise RecordError(f"must list at least one hand, got {_kind(hands)}", field="hands")
+    if len(hands) > MAX_HANDS:
         raise RecordError(
-            f"{where}: dealer is {hand['dealer']!r} but the rotation gives seat {match.dealer}"
+            f"lists {len(hands):,} hands; majiang replays at most {MAX_HANDS:,} per record",
+            field="hands",
         )
     try:
-        state = match.new_hand(hand.get("deal") or {})
+        rules = get_variant(variant)
     except MajiangError as err:
-        raise RecordError(f"{where}: {err}") from None
+        raise RecordError(str(err), field="variant") from None
+    for name, value in options.items():
+        if not isinstance(value, (bool, int, str)):
+            raise RecordError(
+                f"must be true, false, an integer or a text, got {_kind(value)}",
+                field=f"options.{name}",
+            )
+    try:
+        rules.resolve_options(options)
+    except MajiangError as err:
+        raise RecordError(str(err), field="options") from None
+    for name, value in start.get("counters", {}).items():
+        if not _is_int(value):
+            raise RecordError(
+                f"must be an integer, got {_kind(value)}", field=f"start.counters.{name}"
+            )
+    try:
+        return Match(rules, dict(options), seed, dict(start), players)
+    except MajiangError as err:
+        raise RecordError(str(err), field="start") from None
+
+
+def _check_deal(deal: object, index: int) -> Mapping[str, Any]:
+    """The hand's deal object, its fields checked by type (FORMAT.md 2, deal)."""
+    if not isinstance(deal, Mapping):
+        raise RecordError(f"must be an object, got {_kind(deal)}", hand=index, field="deal")
+    _check_fields(deal, _DEAL_FIELDS, "deal.", hand=index)
+    hands = deal.get("hands", ["", "", "", ""])
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise RecordError(
+            f"must list four hands in seat order, got {_kind(hands)}",
+            hand=index,
+            field="deal.hands",
+        )
+    texts = [(f"deal.hands[{i}]", h) for i, h in enumerate(hands)]
+    texts += [(f"deal.{k}", deal[k]) for k in ("draws", "tail") if k in deal]
+    reserved = deal.get("reserved", {})
+    if not isinstance(reserved, Mapping):
+        raise RecordError(
+            f"must be an object, got {_kind(reserved)}", hand=index, field="deal.reserved"
+        )
+    texts += [(f"deal.reserved.{k}", v) for k, v in reserved.items()]
+    for name, text in texts:
+        if not isinstance(text, str):
+            raise RecordError(
+                f"must be tile notation, got {_kind(text)}", hand=index, field=name
+            )
+        try:
+            parse_tiles(text)
+        except MajiangError as err:
+            raise RecordError(str(err), hand=index, field=name) from None
+    return deal
+
+
+def _read_action(raw: object, index: int, i: int) -> Action:
+    """One record action, every field checked (FORMAT.md 2, actions)."""
+    where: dict[str, Any] = {"hand": index, "action": i}
+    if not isinstance(raw, Mapping):
+        raise RecordError(f"an action is an object, got {_kind(raw)}", **where)
+    seat = raw.get("seat")
+    if not (_is_int(seat) and 0 <= seat <= 3):
+        raise RecordError(f"must be a seat 0-3, got {_kind(seat)}", field="seat", **where)
+    where["seat"] = seat
+    _check_fields(raw, _ACTION_FIELDS, **where)
+    kind = raw.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_SHAPE:
+        raise RecordError(
+            f"must be one of {', '.join(ACTION_TYPES)}, got {_kind(kind)}", field="type", **where
+        )
+    shape = _ACTION_SHAPE[kind]
+    for name in ("tile", "tiles"):
+        if name in raw and name not in shape:
+            raise RecordError(f"a {kind} has no {name!r}", field=name, **where)
+        if shape.get(name) and name not in raw:
+            raise RecordError(f"a {kind} names its {name!r}", field=name, **where)
+        if name in raw:
+            text = raw[name]
+            if not isinstance(text, str):
+                raise RecordError(f"must be tile notation, got {_kind(text)}", field=name, **where)
+            try:
+                tiles = parse_tiles(text)
+            except MajiangError as err:
+                raise RecordError(str(err), field=name, **where) from None
+            if name == "tile" and len(tiles) != 1:
+                raise RecordError(f"names one tile, got {text!r}", field=name, **where)
+            if any(t >= 34 for t in tiles):
+                # RULES.md 3.1: flowers are exposed and replaced, never played
+                raise RecordError(
+                    f"{text!r}: a flower is never discarded or melded", field=name, **where
+                )
+    try:
+        return Action.from_json(raw)
+    except MajiangError as err:
+        raise RecordError(str(err), **where) from None
+
+
+def _replay_hand(match: Match, index: int, hand: object) -> HandState:
+    """Play one hand of the record on ``match`` and book it; the ended state."""
+    if not isinstance(hand, Mapping):
+        raise RecordError(f"a hand is an object, got {_kind(hand)}", hand=index)
+    _check_fields(hand, _HAND_FIELDS, hand=index)
+    deal = _check_deal(hand.get("deal", {}), index)
     actions = hand.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError(f"{where}: actions must be a list")
+        raise RecordError(f"must be a list, got {_kind(actions)}", hand=index, field="actions")
+    mode = hand.get("autoplay")
+    if "autoplay" in hand and mode not in _AUTOPLAY:
+        raise RecordError(
+            f"unknown autoplay {_kind(mode)}; FORMAT.md defines only 'tsumogiri'",
+            hand=index,
+            field="autoplay",
+        )
+    if match.over:
+        raise RecordError("the match ended with an escape in the hand before", hand=index)
+    if "dealer" in hand and not (_is_int(hand["dealer"]) and hand["dealer"] == match.dealer):
+        raise RecordError(
+            f"is {_kind(hand['dealer'])} but the rotation gives seat {match.dealer}",
+            hand=index,
+            field="dealer",
+        )
+    try:
+        state = match.new_hand(deal)
+    except MajiangError as err:
+        raise RecordError(str(err), hand=index, field="deal") from None
     decided: set[int] = set()  # seats that decided in the open window
     for i, raw in enumerate(actions):
-        seat = raw.get("seat") if isinstance(raw, Mapping) else None
+        action = _read_action(raw, index, i)
         try:
-            action = Action.from_json(raw)
             if state.is_terminal():
                 raise RecordError("the hand has already ended")
             if state.phase != "turn" and not _belongs_to_window(state, action, decided):
@@ -129,31 +357,62 @@ def _replay_hand(match: Match, index: int, hand: Mapping[str, Any]) -> None:
             else:
                 decided = set()
         except MajiangError as err:
-            raise RecordError(f"{where}, action {i}, seat {seat}: {err}") from None
+            raise RecordError(str(err), hand=index, action=i, seat=action.seat) from None
     if state.phase != "turn":
         state.close_window()  # FORMAT.md: a seat that could claim and is not listed passes
+    if not state.is_terminal() and state.final_turn:
+        # FORMAT.md 2 (pass): a record may end on the last drawable tile (RULES.md 3.2);
+        # the seat did not declare its self-draw, so the hand is drawn.
+        state.apply(Action(state.current, "pass"))
     if not state.is_terminal():
-        mode = hand.get("autoplay")
-        if mode == "tsumogiri":
-            _autoplay(state)
-        elif mode is None:
-            raise RecordError(f"{where}: the actions end before the hand does (no autoplay)")
-        else:
-            raise RecordError(f"{where}: unknown autoplay {mode!r}; only 'tsumogiri'")
+        if mode is None:
+            raise RecordError("the actions end before the hand does (no autoplay)", hand=index)
+        _autoplay(state)
     match.finish(state)
+    return state
+
+
+def _play(record: object, keep: bool, each: Callable[[int, FinishedHand], None]) -> Match:
+    """Replay every hand, calling ``each`` with every finished hand; ``keep`` keeps the
+    played hands on the match (for writing the record back), else they are let go."""
+    match = _start_match(record)
+    assert isinstance(record, Mapping)
+    for index, hand in enumerate(record["hands"]):
+        _replay_hand(match, index, hand)
+        each(index, match.finished[-1])
+        if not keep:
+            match.finished.clear()
+    return match
+
+
+def replay_match(record: Mapping[str, Any]) -> Match:
+    """Replay every hand of a record, keeping them; RecordError says where it fails."""
+    return _play(record, True, lambda i, d: None)
 
 
 def replay(record: Mapping[str, Any], notes: bool = False) -> dict[str, Any]:
-    """Replay a record into its majiang-result/1 document."""
-    return result_json(replay_match(record), notes)
+    """Replay a record into its majiang-result/1 document.
+
+    ``notes`` adds each item's explanation and, for a hand a seat left, ``escaped``
+    (the seat); ``majiang replay`` shows both, ``--json`` prints the bare format.
+    """
+    hands: list[dict[str, Any]] = []
+    match = _play(record, False, lambda i, d: hands.append(hand_result_json(i, d, notes)))
+    return {
+        "format": RESULT_FORMAT,
+        "variant": match.variant.id,
+        "hands": hands,
+        "totals": list(match.totals),
+    }
 
 
+# -- writing -------------------------------------------------------------------------------
 def hand_result_json(index: int, done: FinishedHand, notes: bool = False) -> dict[str, Any]:
-    """One hand of majiang-result/1."""
+    """One hand of majiang-result/1 (``notes``: item notes and ``escaped``, see replay)."""
     state = done.state
     res = state.result()
     win = res.win
-    return {
+    out = {
         "index": index,
         "dealer": state.dealer,
         "outcome": res.outcome,
@@ -168,6 +427,9 @@ def hand_result_json(index: int, done: FinishedHand, notes: bool = False) -> dic
         ],
         "next": {"dealer": done.next_dealer, "counters": dict(done.next_counters)},
     }
+    if notes and res.escaped is not None:
+        out["escaped"] = res.escaped
+    return out
 
 
 def result_json(match: Match, notes: bool = False) -> dict[str, Any]:
