@@ -13,6 +13,7 @@ from majiang.rules.base import (
     FIRST_DEALER,
     BaseRules,
     Option,
+    Restriction,
     Variant,
     escape_option,
     indicator_reserved,
@@ -157,6 +158,18 @@ class TaizhouRules(BaseRules):
             if tile == state.wild:
                 state.extra["no_win"] = state.extra["no_win"] | {seat}  # 5.1
                 state.extra["wild_thrown"] = state.extra["wild_thrown"] | {seat}
+
+    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+        """Besides 能胡不胡 / 能碰不碰: a thrown 得 (5.1) and the 生牌阶段 (5.2)."""
+        out = super().restrictions_now(state, seat)
+        if state.result_ is not None:
+            return out
+        if seat in state.extra["no_win"]:
+            out = [r for r in out if r[0] != "no_discard_win"]
+            out.insert(0, ("wild_thrown", ""))
+        if state.options["sheng_phase"] and state.live <= SHENG_LIVE:
+            out.append(("sheng", ""))
+        return out
 
     def _may_win(self, state: HandState, seat: int) -> bool:
         return seat not in state.extra["no_win"]
@@ -404,11 +417,12 @@ class TaizhouRules(BaseRules):
                 how = f"{notes[x]}; x {weight(x, y)} = {v}, rounded up to tens / 10 = {amount}"
                 if b is not None:
                     if x != b:
-                        items.append(
-                            Item("baosanjia", b, x, int(amount), f"包三家 ({why}), for S{y}: {how}")
-                        )
+                        note = f"包三家 ({why}), for S{y}: {how}"
+                        reason = BAO_REASONS.get(why, "baosanjia")
+                        items.append(Item("baosanjia", b, x, int(amount), note, reason))
                     continue
-                items.append(Item("hu" if x == w else "points", y, x, int(amount), how))
+                reason = win.win_type if x == w else "points"
+                items.append(Item("hu" if x == w else "points", y, x, int(amount), how, reason))
         return items
 
     def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
@@ -421,6 +435,116 @@ class TaizhouRules(BaseRules):
             return d, {}
         return (d + 1) % 4, {}
 
+
+BAO_REASONS = {
+    "生牌": "sheng",
+    "清一色": "qingyise",
+    "中/发": "zhongfa",
+    "得 discarded": "wild_thrown",
+}
+"""包三家 triggers (RULES.md 5.5) as payment reasons."""
+
+PATTERN_NAMES = {
+    "basic_hand": ("平胡", "no 番"),
+    "four_winds": ("四风全齐", "all four winds"),
+    "all_one_suit": ("清一色", "all one suit"),
+    "half_flush": ("混一色", "half flush"),
+    "all_pungs": ("对对胡", "all pungs"),
+    "pang_hu": ("旁胡", "all chows, self-drawn"),
+    "no_wild": ("无得", "no wild"),
+    "two_wilds": ("两得", "two wilds"),
+    "wild_restored": ("一得还原", "the wild as itself"),
+    "wild_self_drawn": ("自摸得", "self-drawn wild"),
+    "rob_kong": ("抢杠胡", "robbing a kong"),
+    "kong_replacement": ("杠上开花", "win on a kong replacement"),
+    "red_pung": ("红中", "red dragon pung"),
+    "green_pung": ("发财", "green dragon pung"),
+    "seat_wind_pung": ("门风", "seat wind pung"),
+}
+"""Every 番 of RULES.md 5.4, (Chinese, English)."""
+
+NAMES = {
+    "wild": ("得", "wild"),
+    "sheng": ("生牌包", "fed a raw tile in the raw-tile phase"),
+    "qingyise": ("清一色包", "fed the flush of a seat with three exposed melds of one suit"),
+    "zhongfa": ("中发包", "fed 中 or 发 while two or more tiles from ready"),
+    "wild_thrown": ("打得包", "threw a 得 earlier, then fed a raw tile"),
+}
+"""Payment reasons and other ids of taizhou, (Chinese, English)."""
+
+RESTRICTIONS = (
+    Restriction(
+        "wild_thrown",
+        "打得",
+        "wild thrown",
+        "Discarding a 得 costs you the win for the rest of the hand: no self-draw, no win "
+        "on a discard, no robbing. A discarded 得 can never be claimed.",
+        "you discarded a 得: you cannot win this hand",
+    ),
+    Restriction(
+        "missed_win",
+        "能胡不胡",
+        "passed win",
+        "If you pass on a win (on a discard or by robbing), you may not win on that tile "
+        "from another seat until you next chi, peng, kong or draw; self-draw is not affected.",
+        "you passed a win on {}: no win on it from another seat until you next chi, peng, "
+        "kong or draw",
+    ),
+    Restriction(
+        "missed_peng",
+        "能碰不碰",
+        "passed peng",
+        "If you pass on a peng, you may not peng that tile until you next chi, peng, kong or draw.",
+        "you passed a peng of {}: no peng of it until you next chi, peng, kong or draw",
+    ),
+    Restriction(
+        "sheng",
+        "生牌阶段",
+        "raw-tile phase",
+        "From 30 tiles left in the wall, discarding a raw tile (a kind nobody has discarded "
+        "yet) while you hold known tiles makes you pay for everybody (包三家) if someone "
+        "wins on it.",
+        "30 or fewer tiles are left: if you discard a raw tile (none of its kind discarded "
+        "yet) while you hold known tiles and someone wins on it, you pay for everybody",
+    ),
+    Restriction(
+        "no_discard_win",
+        "不能胡",
+        "no win here",
+        "A win needs the standard shape (four sets and a pair, no seven pairs); a 得 makes "
+        "a pair only with another 得.",
+        "your tiles with {} cannot be read as four sets and a pair here",
+    ),
+)
+"""Taizhou's restrictions in words (RULES.md 5.1-5.3, 5.5)."""
+
+READINGS = (
+    "This is the normal mode (常规模式): 136 tiles, no flowers, the standard shape only "
+    "(no seven pairs, no thirteen orphans).",
+    "得: by default a tile is turned up after the deal and the other three of its kind are "
+    "得 (option: the four 白). A 得 stands for any tile inside a set; two 得 make a pair of "
+    "anything, but a 得 and a natural tile are not a pair. 得 never go into melds.",
+    "Hand points 胡: 10 for the winner; a peng 2 (4 for terminals and honors), a concealed "
+    "triplet 4/8, an exposed kong 8/16, a concealed kong 16/32; a pair of your seat wind "
+    "or a dragon 2; self-draw +2; a middle-tile wait (嵌档) +2. 牌点 = 胡 x 2 to the power "
+    "of the 番.",
+    "Non-winners count too: their melds and their natural concealed triplets, doubled for "
+    "each 中, 发 or seat-wind set.",
+    "Settlement: every seat collects its 牌点 from every other seat; between two "
+    "non-dealers the amount is halved (闲家减半, option); each payment is rounded up to "
+    "tens and divided by 10.",
+    "包三家: the liable seat's 牌点 is 0 and it pays every payment of the hand. Triggers, "
+    "only on a win on a discard or by robbing: a raw tile fed in the 生牌阶段 while "
+    "holding known tiles; the flush tile fed to a seat with three exposed melds of that "
+    "suit; 中 or 发 fed while two or more tiles from ready; a raw tile fed by a seat that "
+    "threw a 得 earlier.",
+    "黄牌: the hand is drawn when an ordinary draw is due and 16 or fewer tiles are left; "
+    "nothing is settled and the dealer's next seat deals.",
+    "Dealer: he stays after his own win (连庄, option); otherwise his next seat deals.",
+    "白 triplets give no 番.",
+)
+"""How this project reads the fragment where it is silent (RULES.md D61-D76), in plain
+words."""
 
 TAIZHOU = Variant(
     id="taizhou",
@@ -439,4 +563,13 @@ TAIZHOU = Variant(
     wild_discard_claims=frozenset(),
     missed_rules=frozenset({"win", "peng"}),
     missed_clear_on_claim=True,
+    patterns=PATTERN_NAMES,
+    names=NAMES,
+    summary=(
+        "胡数乘番，四家互相结算；打出得就不能胡；生牌、清一色、中发点炮包三家",
+        "Hand points doubled by 番, everybody settles with everybody; throwing a 得 costs "
+        "your win; feeding a raw tile, a flush or 中/发 pays for all",
+    ),
+    restrictions=RESTRICTIONS,
+    readings=READINGS,
 )
