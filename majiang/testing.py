@@ -31,19 +31,29 @@ def _fail(game: int, step: int, what: str) -> ConformanceError:
 
 
 def option_grid(variant_id: str) -> Iterator[dict[str, Any]]:
-    """Every combination of a variant's boolean and choice options (ints at default)."""
+    """Every combination of a variant's boolean and choice options (ints at default).
+
+    ``first_dealer`` is not multiplied in: it takes its choices in turn along the grid,
+    so every first dealer is played without adding combinations (RULES.md 0.8).
+    """
     variant = get_variant(variant_id)
     names: list[str] = []
     values: list[tuple[Any, ...]] = []
+    dealers: tuple[Any, ...] = ()
     for opt in variant.options:
         if opt.kind == "bool":
             names.append(opt.name)
             values.append((False, True))
-        elif opt.kind == "choice" and opt.name != "first_dealer":
+        elif opt.name == "first_dealer":
+            dealers = opt.choices
+        elif opt.kind == "choice":
             names.append(opt.name)
             values.append(opt.choices)
-    for combo in itertools.product(*values):
-        yield dict(zip(names, combo, strict=True))
+    for i, combo in enumerate(itertools.product(*values)):
+        options = dict(zip(names, combo, strict=True))
+        if dealers:
+            options["first_dealer"] = dealers[i % len(dealers)]
+        yield options
 
 
 def _tile_total(state: HandState) -> int:
