@@ -10,6 +10,7 @@ from majiang.rules.base import (
     FIRST_DEALER,
     BaseRules,
     Option,
+    Restriction,
     Variant,
     escape_option,
     remember_score,
@@ -216,6 +217,13 @@ class GuangdongRules(BaseRules):
                         items.append(Item("horse", d, it.payee, it.points, why, "horse"))
         return items
 
+    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+        """The seat a horse points at (RULES.md 1.5)."""
+        if purpose != "horses":
+            return ("", "")
+        seat = (state.dealer + horse_target(tile)) % 4
+        return (f"马中S{seat}", f"on S{seat}")
+
     def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
         """Winner deals; the dealer's run grows while he wins; a draw passes the deal on."""
         dealer, counters = state.dealer, state.counters
@@ -227,6 +235,89 @@ class GuangdongRules(BaseRules):
             return dealer, {"dealer_run": counters.get("dealer_run", 1) + 1}
         return winner, {"dealer_run": 1}
 
+
+PATTERN_NAMES = {
+    "basic_hand": ("小胡", "small hand"),
+    "heavenly_hand": ("天胡", "heavenly hand"),
+    "all_one_suit": ("清一色", "all one suit"),
+    "all_honors": ("字一色", "all honors"),
+    "half_flush": ("混一色", "half flush"),
+    "seven_pairs": ("七对子", "seven pairs"),
+    "four_concealed_triplets": ("四暗刻", "four concealed triplets"),
+    "four_kongs": ("十八罗汉", "four kongs"),
+    "big_three_dragons": ("大三元", "big three dragons"),
+    "big_four_winds": ("大四喜", "big four winds"),
+    "little_four_winds": ("小四喜", "little four winds"),
+    "thirteen_orphans": ("十三幺", "thirteen orphans"),
+}
+"""Every pattern of RULES.md 1.4, (Chinese, English)."""
+
+NAMES = {
+    "dealer_run": ("连庄", "dealer's hands in a row"),
+    "instant": ("天胡", "heavenly hand"),
+    "kong_after_direct": (
+        "放杠杠上开花",
+        "self-draw on the replacement of a direct kong: the discarder pays all",
+    ),
+}
+"""Payment reasons, the counter and other ids of guangdong, (Chinese, English)."""
+
+RESTRICTIONS = (
+    Restriction(
+        "no_discard_win",
+        "只能自摸",
+        "self-draw only",
+        "A hand is won only by drawing the winning tile yourself (自摸) or by robbing an "
+        "added kong; nobody wins on a discard.",
+        "your hand is complete with {}, but here you win only by self-draw (只能自摸)",
+    ),
+    Restriction(
+        "no_chi",
+        "不能吃",
+        "no chi",
+        "Discards are claimed only by peng or kong; there is no chi.",
+    ),
+    Restriction(
+        "rob_own",
+        "不能抢自己打的牌",
+        "no robbing your own tile",
+        "You may not rob an added kong made on a peng of your own discard; concealed and "
+        "direct kongs cannot be robbed at all.",
+    ),
+    Restriction(
+        "last_turn",
+        "最后一张",
+        "last tile",
+        "The discard after the last tile is drawn cannot be claimed; the hand is drawn.",
+        "the wall is empty: nobody can claim your discard and the hand ends with it",
+    ),
+)
+"""Guangdong's restrictions in words (RULES.md 1.2, 1.3)."""
+
+READINGS = (
+    "Payments: a self-draw costs each other seat 2 x the base score, doubled for a big "
+    "hand. Robbing a kong: the konger alone pays three such shares. A self-draw on the "
+    "replacement tile of a direct kong: the seat that fed the kong pays all three shares.",
+    "Big hands do not add up: one big pattern or several double the payment once. All "
+    "pungs (碰碰胡) and a win on a kong replacement (杠上开花) are not big hands; 混一色 "
+    "is big by default (option).",
+    "Kongs: a direct kong costs the discarder 3 x base, an added kong 1 x base and a "
+    "concealed kong 2 x base from each other seat. They are paid only when the hand is "
+    "won (unless 流局算杠 is on); a robbed kong is never paid.",
+    "Horses 买马: the dealer sets aside one horse tile per hand he has dealt in a row, up "
+    "to four. Each points at a seat counted from the dealer: 1, 5, 9, East and 中 the "
+    "dealer himself; 2, 6, South and 发 his next seat; 3, 7, West and 白 the seat "
+    "opposite; 4, 8 and North his previous seat.",
+    "The dealer wins and loses together with each horse's seat: whatever that seat "
+    "receives in win and kong payments, its payer also pays the dealer, and whatever it "
+    "pays, the dealer pays too. A seat that nets 0 moves nothing.",
+    "天胡: the dealer complete with his 14 dealt tiles wins at once, also after concealed "
+    "kongs in his first turn.",
+    "Dealer: the winner deals next; after a drawn hand the dealer's next seat deals.",
+    "Escape 逃跑: whoever leaves mid-hand pays the escape penalty (8 by default) to each "
+    "other seat, and the match ends.",
+)
+"""How this project reads the seed where it is silent (RULES.md D10-D19), in plain words."""
 
 GUANGDONG = Variant(
     id="guangdong",
@@ -243,4 +334,13 @@ GUANGDONG = Variant(
     draw_end_live=0,
     heavenly=True,
     heavenly_after_kong=True,
+    patterns=PATTERN_NAMES,
+    names=NAMES,
+    summary=(
+        "只能自摸（或抢杠胡），不能点炮胡，不能吃；庄家买马",
+        "Self-draw only (or robbing an added kong): no win on a discard, no chi; the "
+        "dealer buys horses",
+    ),
+    restrictions=RESTRICTIONS,
+    readings=READINGS,
 )
