@@ -22,6 +22,7 @@ from majiang.rules.base import (
     report_key,
 )
 from majiang.scoring import Item
+from majiang.tiles import Tile
 
 if TYPE_CHECKING:
     from majiang.engine.state import HandState, Meld, WinInfo
@@ -332,19 +333,19 @@ class TaizhouRules(BaseRules):
         triplets x 2^(one per such set of 中, 发 or his seat wind)."""
         seat_wind = 27 + (seat - state.dealer) % 4
         melds = state.melds[seat]
-        values = [meld_hu(m) for m in melds if meld_hu(m)]
+        parts = [(f"{m.kind} {Tile(m.tiles[0])}", meld_hu(m)) for m in melds if meld_hu(m)]
         kinds = [m.tiles[0] for m in melds if m.kind != "chi"]
         # D66 (corrected 2026-12-01): three (or four undeclared) natural tiles of a kind in
         # the concealed hand count as a 暗刻; 得 never make one (未胡牌时不可用财神替代).
         for k, n in enumerate(state.concealed[seat]):
             if n >= 3 and k != state.wild:
-                values.append(4 * (2 if _honor_or_end(k) else 1))
+                parts.append((f"暗刻 {Tile(k)}", 4 * (2 if _honor_or_end(k) else 1)))
                 kinds.append(k)
-        hu = sum(values)
+        hu = sum(v for _, v in parts)
         fan = sum(1 for k in kinds if k in (RED, GREEN, seat_wind))
         points = self._cap(state, hu << fan)
-        shown = " + ".join(map(str, values)) or "0"
-        return points, f"胡 {shown} x 2^{fan} = {points}"
+        shown = f" ({' + '.join(f'{name} {v}' for name, v in parts)})" if parts else ""
+        return points, f"胡 {hu}{shown} x 2^{fan} = {points}"
 
     def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
         """The winner's 番 (or basic_hand) and 牌点."""
