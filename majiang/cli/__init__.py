@@ -7,11 +7,14 @@ can do; the subcommands grow with the engine (see README).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from majiang import __version__
 from majiang.errors import MajiangError
+from majiang.records import MAX_HANDS, MAX_RECORD_BYTES
 from majiang.rules import get_variant
 
 VARIANTS_INFO = (
@@ -23,8 +26,16 @@ VARIANTS_INFO = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the project's error shape: one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Bad arguments: name them in one line, point to --help."""
+        self.exit(2, f"{self.prog}: error: {_one_line(message)} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="majiang",
         description="Chinese regional mahjong: rules engine, hand analysis and tools.",
     )
@@ -35,7 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     w.add_argument("hand", help="concealed tiles in FORMAT.md notation (3n+1 or 3n+2 tiles)")
     w.add_argument("--wild", help="the wild tile kind, e.g. 5z")
-    r = sub.add_parser("replay", help="replay a majiang-record/1 file and show the result")
+    r = sub.add_parser(
+        "replay",
+        help="replay a majiang-record/1 file and show the result",
+        description="Replay a majiang-record/1 file (FORMAT.md) and explain every payment. "
+        f"Limits: at most {MAX_RECORD_BYTES // 2**20} MiB and {MAX_HANDS:,} hands per record. "
+        "Hands are counted from 1 (第1局) in the text; --json keeps FORMAT.md's 0-based index.",
+    )
     r.add_argument("record", help="path of the record (JSON)")
     r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
     from majiang.cli.score import add_parser as add_score
@@ -123,12 +140,15 @@ def summary(result: dict[str, object]) -> str:
     hands = result["hands"]
     assert isinstance(hands, list)
     for h in hands:
-        head = f"hand {h['index']}: dealer S{h['dealer']}, "
+        n = h["index"] + 1  # people count hands from 1 (第1局); the JSON index is 0-based
+        head = f"hand {n} / 第{n}局 (index {h['index']}): dealer S{h['dealer']}, "
         if h["outcome"] == "win":
             src = "" if h["from"] is None else f" from S{h['from']}"
             head += f"S{h['winner']} wins by {h['win_type']}{src}: {', '.join(h['patterns'])}"
+        elif h.get("escaped") is not None:
+            head += f"S{h['escaped']} escaped (逃跑): the hand is aborted and the match ends"
         else:
-            head += "drawn"
+            head += "drawn (流局)"
         lines.append(head)
         for it in h["items"]:
             note = f"   {it['note']}" if it.get("note") else ""
@@ -173,7 +193,28 @@ def _rules(variant_id: str | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``majiang`` command."""
+    """Entry point of the ``majiang`` command: 0 done, 2 bad input (one line on stderr)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (majiang replay FILE | head): stop quietly, as the Python
+        # docs recommend (signal module, "Note on SIGPIPE")
+        _drop_stdout()
+        return 1
+    return code
+
+
+def _drop_stdout() -> None:
+    """Point stdout at devnull so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a file (e.g. captured in tests)
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command is None:
@@ -205,9 +246,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return simulate(args)
     except MajiangError as err:
-        print(f"majiang: error: {err}", file=sys.stderr)
+        print(f"majiang: error: {_one_line(str(err))}", file=sys.stderr)
         return 2
     return 0
+
+
+def _one_line(text: str) -> str:
+    """An error message on one line, whatever the input it quotes."""
+    return " ".join(text.split("\n"))
 
 
 if __name__ == "__main__":

@@ -50,7 +50,12 @@ def parse_melds(text: str, winner: int) -> list[tuple[int, Meld]]:
         src = int(m["src"]) if m["src"] is not None else None
         want = 3 if kind in ("chi", "peng") else 4
         same = len(set(tiles)) == 1
-        seq = kind == "chi" and tiles[0] < 27 and list(tiles) == list(range(tiles[0], tiles[0] + 3))
+        seq = (
+            kind == "chi"
+            and tiles[0] < 27
+            and tiles[0] % 9 <= 6  # a sequence stays in one suit (RULES.md 0.6)
+            and list(tiles) == list(range(tiles[0], tiles[0] + 3))
+        )
         if len(tiles) != want or (kind != "chi" and not same) or (kind == "chi" and not seq):
             raise MajiangError(f"{part!r} is not a {m['kind']}")
         if kind != "kong_concealed" and (src is None or src == owner):
@@ -86,6 +91,12 @@ def score(
     win_type = WIN_TYPES[by]
     tile = int(parse_tile(win))
     concealed = [int(t) for t in parse_tiles(hand)]
+    if tile >= 34 or any(t >= 34 for t in concealed):
+        # RULES.md 3.1: a flower is exposed and replaced at once, never part of a hand
+        raise MajiangError(
+            f"a flower is never a winning tile or part of a hand (--win {win!r}, "
+            f"--hand {hand!r}); exposed flowers go in --flowers"
+        )
     self_draw = win_type in ("self_draw", "kong_replacement")
     if self_draw and tile not in concealed:
         raise MajiangError(f"for a self-draw --hand includes the winning tile {Tile(tile)}")
@@ -112,8 +123,10 @@ def score(
             state.kongs.append((meld, owner))
         if meld.source is not None:
             state.claims_count[owner][meld.source] += 1  # 摊 / 包牌 count claims
-    state.flowers[seat] = [int(t) for t in parse_tiles(flowers)] if flowers else []
-    state.seat_log[seat] = [*chain.replace(" ", ""), "D"]
+    state.flowers = [[] for _ in range(4)]  # the filler deal's flowers are nobody's
+    state.flowers[seat] = _flowers(state, flowers)
+    state.seat_log[seat] = [*_chain(state, seat, chain, win_type), "D"]
+    _check_tiles(state, seat, concealed if self_draw else [*concealed, tile], hidden)
     state.first_turn = False
     state.drawn = tile if self_draw else None
     state.current = seat
@@ -141,18 +154,176 @@ def score(
     if win_type in ("discard", "rob_kong"):
         state.window_from = source
         state.window_tile = tile
-    rules = state.rules
-    if win_type == "discard" and not (
-        rules.may_win_on_discard(state, seat) and rules.can_win_on_discard(state, seat)
-    ):
-        # as in play (e.g. hainan 有番才能胡, RULES.md 3.4): replay would not offer this win
-        raise MajiangError(
-            f"S{seat} may not win on S{source}'s {Tile(tile)} in {variant}: "
-            "its rules do not allow this discard win (try --by self)"
-        )
+    _check_allowed(state, seat, win_type, tile, source)
     info = WinInfo(seat, win_type, tile, source if not self_draw else None, kong_source)
     patterns, value = state.rules.patterns(state, info)
     return state, info, patterns, value
+
+
+def _flowers(state: HandState, text: str) -> list[int]:
+    """The winner's exposed flowers: flower tiles, in a variant that has them (RULES.md 3.1)."""
+    tiles = [int(t) for t in parse_tiles(text)]
+    if not tiles:
+        return []
+    if not state.variant.flowers:
+        raise MajiangError(f"{state.variant.id} is played without flowers; leave out --flowers")
+    if any(t < 34 for t in tiles):
+        raise MajiangError(f"--flowers takes flower tiles 1f-8f only, got {text!r}")
+    return tiles
+
+
+_CHAIN = {"D": "draw", "K": "kong", "P": "wild discarded", "X": "discard", "C": "chi or peng"}
+
+
+def _chain(state: HandState, seat: int, text: str, win_type: str) -> list[str]:
+    """The winner's earlier actions (hangzhou's 杠 and 飘 chain, D35), checked against the
+    melds and the win: every K needs a kong, P needs wilds, a kong-replacement win ends in K."""
+    chain = list(text.replace(" ", ""))
+    for code in chain:
+        if code not in _CHAIN:
+            raise MajiangError(
+                "--chain takes "
+                + ", ".join(f"{k} ({v})" for k, v in _CHAIN.items())
+                + f"; got {code!r} in {text!r}"
+            )
+    if "P" in chain and state.wild is None:
+        raise MajiangError(f"--chain {text!r}: P is a wild discarded, and this hand has no wilds")
+    kongs = sum(1 for m in state.melds[seat] if m.is_kong)
+    if win_type == "kong_replacement" and not kongs:
+        raise MajiangError("--by kong needs a kong among the winner's melds")
+    if chain.count("K") > kongs:
+        raise MajiangError(
+            f"--chain {text!r} has {chain.count('K')} kong(s) (K); the winner's melds hold {kongs}"
+        )
+    if win_type == "kong_replacement":
+        if not chain:
+            chain = ["K"]  # the win is on the replacement of the kong just declared
+        elif chain[-1] != "K":
+            raise MajiangError(f"--by kong: the chain {text!r} must end with that kong (K)")
+    elif chain and chain[-1] == "K":
+        raise MajiangError(
+            f"--chain {text!r} ends with a kong, so the winning tile is its replacement: "
+            "use --by kong"
+        )
+    return chain
+
+
+def _check_tiles(
+    state: HandState, seat: int, winner_tiles: list[int], hidden: dict[int, list[int]]
+) -> None:
+    """Every tile named must exist in the variant's set, no more copies than it holds
+    (RULES.md 0.2), counting the winner's tiles, all melds, others' tiles, flowers and
+    reserved tiles; every seat holds at most four melds."""
+    counts = state.variant.tiles_for(state.options)
+    named = [0] * len(counts)
+    for t in winner_tiles:
+        named[t] += 1
+    for tiles in hidden.values():
+        for t in tiles:
+            named[t] += 1
+    claims = state.variant.claims
+    for s, melds in enumerate(state.melds):
+        if len(melds) > 4:
+            raise MajiangError(f"S{s} has {len(melds)} melds; a hand has at most four")
+        for m in melds:
+            for t in m.tiles:
+                named[t] += 1
+            claim = _CLAIM_OF.get(m.kind)
+            if claim is not None and claim not in claims:
+                raise MajiangError(f"{state.variant.id} has no {claim} (S{s}'s {_meld_text(m)})")
+            if m.kind == "chi" and m.source != (s - 1) % 4:
+                # RULES.md 0.6: a chi takes the previous seat's discard only
+                raise MajiangError(
+                    f"S{s}'s {_meld_text(m)}: a chi takes the previous seat's (S{(s - 1) % 4}) "
+                    "discard only"
+                )
+    for t in state.flowers[seat]:
+        named[t] += 1
+    for kept in state.reserved.values():
+        for t in kept:
+            named[t] += 1
+    for t, n in enumerate(named):
+        if n and not counts[t]:
+            raise MajiangError(
+                f"{state.variant.id} has no {Tile(t)} in its tile set (RULES.md 0.2)"
+            )
+        if n > counts[t]:
+            raise MajiangError(
+                f"{n} x {Tile(t)} named (hand, winning tile, melds, flowers, reserved); "
+                f"{state.variant.id} has {counts[t]} (RULES.md 0.2)"
+            )
+
+
+_CLAIM_OF = {"chi": "chi", "peng": "peng", "kong_direct": "kong", "kong_added": "peng"}
+
+
+def _meld_text(m: Meld) -> str:
+    kind = {v: k for k, v in _KINDS.items()}[m.kind]
+    src = "" if m.source is None else f"<S{m.source}"
+    return f"{kind} {format_tiles(m.tiles)}{src}"
+
+
+def _reason(state: HandState, ident: str, fallback: str) -> str:
+    """Why a win is refused, in the variant's declared words (its restriction ``ident``)."""
+    for r in state.variant.restrictions:
+        if r.id == ident:
+            return f"{r.rule} ({r.zh})"
+    return fallback
+
+
+def _check_allowed(
+    state: HandState, seat: int, win_type: str, tile: int, source: int | None
+) -> None:
+    """Refuse a win that play would not offer, by the variant's own declarations and hooks
+    (the same the engine asks), so the calculator never scores a forbidden win."""
+    variant, rules = state.variant, state.rules
+    vid = variant.id
+    if win_type == "discard":
+        claims = variant.claims
+        if tile == state.wild:
+            claims = claims & variant.wild_discard_claims  # RULES.md 2.1: 财神不能放铳
+            if "hu" not in claims:
+                raise MajiangError(
+                    f"{vid}: a discarded wild ({Tile(tile)}) cannot be won on"
+                )
+        if "hu" not in claims:
+            raise MajiangError(
+                f"{vid} has no win on a discard: "
+                + _reason(state, "no_discard_win", variant.summary[1] or "self-draw only")
+            )
+        if not (rules.may_win_on_discard(state, seat) and rules.can_win_on_discard(state, seat)):
+            raise MajiangError(
+                f"{vid}: S{seat} may not win on S{source}'s {Tile(tile)}: "
+                + _reason(state, "no_discard_win", "its rules do not allow this win on a discard")
+            )
+    elif win_type == "rob_kong":
+        if not variant.rob_added_kong:
+            raise MajiangError(f"{vid} has no robbing a kong (抢杠)")
+        assert source is not None
+        peng = next(
+            (m for m in state.melds[source] if m.kind == "peng" and m.tiles[0] == tile), None
+        )
+        if peng is None:
+            raise MajiangError(
+                f"robbing a kong: S{source} adds {Tile(tile)} to its peng, so --melds must "
+                f"give it, e.g. 'S{source}: peng {Tile(tile).notation[0] * 3}"
+                f"{Tile(tile).notation[1]}<S{(source + 2) % 4}'"
+            )
+        state.pending_kong = Meld("kong_added", (tile,) * 4, peng.source, peng.claimed, peng.wilds)
+        try:
+            allowed = rules.can_rob(state, seat)
+        finally:
+            state.pending_kong = None
+        if not allowed:
+            raise MajiangError(
+                f"{vid}: S{seat} may not rob S{source}'s kong of {Tile(tile)}: "
+                + _reason(state, "no_rob", "its rules do not allow robbing this kong")
+            )
+    elif not rules.can_self_draw(state, seat):
+        raise MajiangError(
+            f"{vid}: S{seat} may not win by self-draw here: "
+            + _reason(state, "no_self_draw", "its rules do not allow it")
+        )
 
 
 def _others(text: str, winner: int) -> dict[int, list[int]]:
@@ -166,6 +337,8 @@ def _others(text: str, winner: int) -> dict[int, list[int]]:
         if s == winner or s in out:
             raise MajiangError(f"{part!r}: S{s} is the winner or named twice")
         out[s] = [int(t) for t in parse_tiles(m[2])]
+        if any(t >= 34 for t in out[s]):
+            raise MajiangError(f"{part!r}: flowers are never concealed (RULES.md 3.1)")
         if len(out[s]) > 13:
             raise MajiangError(f"{part!r}: a seat other than the winner holds at most 13 tiles")
     return out
@@ -252,7 +425,12 @@ def add_parser(sub: Any) -> None:
 def main(args: Any) -> int:
     """Entry point from majiang.cli with parsed arguments."""
     options = dict(parse_option(o) for o in args.option or [])
-    counters = {k: int(v) for k, v in (parse_option(c) for c in args.counter or [])}
+    counters = {}
+    for c in args.counter or []:
+        k, v = parse_option(c)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise MajiangError(f"--counter takes name=integer, e.g. dealer_run=2; got {c!r}")
+        counters[k] = v
     reserved = {}
     for r in args.reserved or []:
         k, v = parse_option(r)

@@ -56,18 +56,21 @@ class SimConfig:
     records: str | None = None
 
     def validate(self) -> None:
-        """OptionError / ValueError naming what is wrong."""
+        """OptionError / MajiangError naming what is wrong."""
         variant = get_variant(self.variant)
         variant.resolve_options(self.options)
         if len(self.bots) != 4:
-            raise ValueError(f"--bots names four bots (one per seat), got {len(self.bots)}")
+            raise MajiangError(f"--bots names four bots (one per seat), got {len(self.bots)}")
         for b in self.bots:
             if b not in BOTS:
-                raise ValueError(f"unknown bot {b!r}; bots: {', '.join(BOTS)}")
-        if (self.hands > 0) == (self.matches > 0):
-            raise ValueError("give either --hands N or --matches N (N >= 1)")
+                raise MajiangError(f"unknown bot {b!r}; bots: {', '.join(BOTS)}")
+        if self.hands < 0 or self.matches < 0 or (self.hands > 0) == (self.matches > 0):
+            raise MajiangError(
+                f"give either --hands N or --matches N with N >= 1 "
+                f"(got --hands {self.hands}, --matches {self.matches})"
+            )
         if self.match_hands < 1:
-            raise ValueError("--match-hands must be at least 1")
+            raise MajiangError(f"--match-hands must be at least 1, got {self.match_hands}")
 
     @property
     def units(self) -> int:
@@ -135,7 +138,12 @@ def _play_units(config: SimConfig, start: int, count: int) -> SimStats:
                 stats.patterns.update(res.patterns)
         if config.records:
             path = Path(config.records) / f"{config.variant}-{config.seed}-{unit:07d}.json"
-            path.write_text(json.dumps(record_json(match), ensure_ascii=False))
+            try:
+                path.write_text(json.dumps(record_json(match), ensure_ascii=False))
+            except OSError as err:
+                raise MajiangError(
+                    f"--records: cannot write {str(path)!r}: {err.strerror}"
+                ) from None
     return stats
 
 
@@ -149,8 +157,10 @@ def run_simulation(
 ) -> tuple[SimStats, float]:
     """Run the simulation; returns the totals and the wall time in seconds."""
     config.validate()
+    if workers is not None and workers < 1:
+        raise MajiangError(f"--workers must be at least 1, got {workers}")
     if config.records:
-        Path(config.records).mkdir(parents=True, exist_ok=True)
+        _records_dir(config.records)
     workers = workers or os.cpu_count() or 1
     stats = SimStats()
     t0 = time.perf_counter()
@@ -171,6 +181,21 @@ def run_simulation(
                     stats.merge(part)
                     bar.update(task, advance=part.hands)
     return stats, time.perf_counter() - t0
+
+
+def _records_dir(name: str) -> None:
+    """Make the --records directory, or say in one line why it cannot be one."""
+    path = Path(name)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise MajiangError(f"--records {name!r} is a file, not a directory") from None
+    except OSError as err:
+        raise MajiangError(
+            f"--records {name!r}: cannot make the directory: {err.strerror}"
+        ) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise MajiangError(f"--records {name!r}: the directory is not writable")
 
 
 def _progress(enabled: bool) -> Any:
@@ -279,17 +304,12 @@ def main(args: Any) -> int:
         options=options,
         bots=tuple(b.strip() for b in args.bots.split(",")),
         seed=args.seed,
-        hands=args.hands or 0,
+        hands=1000 if args.hands is None and args.matches is None else args.hands or 0,
         matches=args.matches or 0,
         match_hands=args.match_hands,
         records=args.records,
     )
-    if not config.hands and not config.matches:
-        config = SimConfig(**{**config.__dict__, "hands": 1000})
-    try:
-        config.validate()
-    except ValueError as err:
-        raise MajiangError(str(err)) from None
+    config.validate()
     stats, seconds = run_simulation(config, args.workers, progress=not args.json)
     if args.json:
         print(json.dumps(summary_json(config, stats, seconds), ensure_ascii=False, indent=2))
