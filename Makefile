@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench bench-engine bench-simulate tables clean
+.PHONY: run test lint typecheck unit bench bench-engine bench-simulate tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,12 @@ bench-simulate: $(STAMP)
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py
+
+# Mutation testing of majiang/rules and majiang/engine (not part of `make test`: slow).
+# Narrow it with e.g. MUTATION_ARGS="--module majiang/rules/hainan.py --max-mutants 40".
+MUTATION_ARGS ?= --max-mutants 60 --workers 1
+mutation: $(STAMP)
+	$(BIN)/python tools/mutate.py $(MUTATION_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
