@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench bench-engine bench-simulate tables mutation clean
+.PHONY: run test lint typecheck unit bench bench-engine bench-simulate bench-replay tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,9 @@ bench-engine: $(STAMP)
 bench-simulate: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench_simulate.py --markdown bench/RESULTS.md
+
+bench-replay: $(STAMP)
+	$(BIN)/python bench/bench_replay.py --markdown bench/RESULTS.md
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py

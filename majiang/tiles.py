@@ -105,6 +105,8 @@ _NOTATION: tuple[str, ...] = tuple(
     for i in range(_SUIT_BASE[s], _SUIT_BASE[s] + _SUIT_SIZE[s])
 )
 
+_BY_NOTATION = {name: _ALL[i] for i, name in enumerate(_NOTATION)}
+
 KINDS: tuple[Tile, ...] = _ALL[:34]
 """The 34 faces (flowers excluded)."""
 FLOWERS: tuple[Tile, ...] = _ALL[34:]
@@ -158,6 +160,9 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     """
     if not isinstance(text, str):
         raise NotationError(f"tile notation must be a string, got {type(text).__name__}")
+    fast = _single_tiles(text)
+    if fast is not None:
+        return fast
     out: list[Tile] = []
     digits: list[tuple[int, str]] = []
     for pos, ch in enumerate(text):
@@ -206,6 +211,20 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
             text,
             pos0,
         )
+    return tuple(out)
+
+
+def _single_tiles(text: str) -> tuple[Tile, ...] | None:
+    """Fast path for one tile per group (``'5m 6m 7z'``, as records write draws); None
+    when the text has another shape, which the full parser then reads."""
+    out: list[Tile] = []
+    for token in text.split(" "):
+        tile = _BY_NOTATION.get(token)
+        if tile is None:
+            if token:
+                return None
+            continue
+        out.append(tile)
     return tuple(out)
 
 

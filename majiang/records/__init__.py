@@ -271,46 +271,68 @@ def _check_deal(deal: object, index: int) -> Mapping[str, Any]:
     return deal
 
 
+_KINDS_OF: dict[str, tuple[int, ...]] = {}
+"""Tile texts already read, by text (a record repeats a few dozen of them)."""
+
+
+def _tiles_of(text: object, name: str, where: dict[str, Any]) -> tuple[int, ...]:
+    """The tiles of an action's ``tile`` or ``tiles``: notation, no flowers."""
+    if not isinstance(text, str):
+        raise RecordError(f"must be tile notation, got {_kind(text)}", field=name, **where)
+    known = _KINDS_OF.get(text)
+    if known is not None:
+        return known
+    try:
+        tiles = tuple(sorted(int(t) for t in parse_tiles(text)))
+    except MajiangError as err:
+        raise RecordError(str(err), field=name, **where) from None
+    if any(t >= 34 for t in tiles):
+        # RULES.md 3.1: flowers are exposed and replaced, never played
+        raise RecordError(f"{text!r}: a flower is never discarded or melded", field=name, **where)
+    if len(_KINDS_OF) < 4096:
+        _KINDS_OF[text] = tiles
+    return tiles
+
+
 def _read_action(raw: object, index: int, i: int) -> Action:
     """One record action, every field checked (FORMAT.md 2, actions)."""
-    where: dict[str, Any] = {"hand": index, "action": i}
     if not isinstance(raw, Mapping):
-        raise RecordError(f"an action is an object, got {_kind(raw)}", **where)
+        raise RecordError(f"an action is an object, got {_kind(raw)}", hand=index, action=i)
     seat = raw.get("seat")
     if not (_is_int(seat) and 0 <= seat <= 3):
-        raise RecordError(f"must be a seat 0-3, got {_kind(seat)}", field="seat", **where)
-    where["seat"] = seat
-    _check_fields(raw, _ACTION_FIELDS, **where)
+        raise RecordError(
+            f"must be a seat 0-3, got {_kind(seat)}", hand=index, action=i, field="seat"
+        )
+    where: dict[str, Any] = {"hand": index, "action": i, "seat": seat}
     kind = raw.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_SHAPE:
+    shape = _ACTION_SHAPE.get(kind) if isinstance(kind, str) else None
+    if shape is None or not isinstance(kind, str):
+        _check_fields(raw, _ACTION_FIELDS, **where)
         raise RecordError(
             f"must be one of {', '.join(ACTION_TYPES)}, got {_kind(kind)}", field="type", **where
         )
-    shape = _ACTION_SHAPE[kind]
-    for name in ("tile", "tiles"):
-        if name in raw and name not in shape:
-            raise RecordError(f"a {kind} has no {name!r}", field=name, **where)
-        if shape.get(name) and name not in raw:
-            raise RecordError(f"a {kind} names its {name!r}", field=name, **where)
-        if name in raw:
-            text = raw[name]
-            if not isinstance(text, str):
-                raise RecordError(f"must be tile notation, got {_kind(text)}", field=name, **where)
-            try:
-                tiles = parse_tiles(text)
-            except MajiangError as err:
-                raise RecordError(str(err), field=name, **where) from None
-            if name == "tile" and len(tiles) != 1:
-                raise RecordError(f"names one tile, got {text!r}", field=name, **where)
-            if any(t >= 34 for t in tiles):
-                # RULES.md 3.1: flowers are exposed and replaced, never played
-                raise RecordError(
-                    f"{text!r}: a flower is never discarded or melded", field=name, **where
-                )
-    try:
-        return Action.from_json(raw)
-    except MajiangError as err:
-        raise RecordError(str(err), **where) from None
+    if len(raw) > 2 + len(shape) or any(k not in shape for k in raw if k not in _SEAT_TYPE):
+        _check_fields(raw, _ACTION_FIELDS, **where)
+        name = next(k for k in raw if k not in _SEAT_TYPE and k not in shape)
+        raise RecordError(f"a {kind} has no {name!r}", field=name, **where)
+    tile: int | None = None
+    tiles: tuple[int, ...] = ()
+    if "tile" in shape:
+        if "tile" not in raw:
+            raise RecordError(f"a {kind} names its 'tile'", field="tile", **where)
+        one = _tiles_of(raw["tile"], "tile", where)
+        if len(one) != 1:
+            raise RecordError(f"names one tile, got {raw['tile']!r}", field="tile", **where)
+        tile = one[0]
+    if "tiles" in shape:
+        if "tiles" in raw:
+            tiles = _tiles_of(raw["tiles"], "tiles", where)
+        elif shape["tiles"]:
+            raise RecordError(f"a {kind} names its 'tiles'", field="tiles", **where)
+    return Action(seat, kind, tile, tiles)
+
+
+_SEAT_TYPE = frozenset({"seat", "type"})
 
 
 def _replay_hand(match: Match, index: int, hand: object) -> HandState:
