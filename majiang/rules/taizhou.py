@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions, shanten
 from majiang.rules.base import (
+    COMMON_NAMES,
     FIRST_DEALER,
     BaseRules,
     Option,
@@ -244,7 +245,7 @@ class TaizhouRules(BaseRules):
                     v = meld_hu(m)
                     if v:
                         hu += v
-                        parts.append(f"{m.kind} {v}")
+                        parts.append(f"{COMMON_NAMES[m.kind][0]} {v}")
                 if pair_kind in (seat_wind, RED, GREEN, WHITE):
                     hu += 2
                     parts.append("对 2")
@@ -333,7 +334,11 @@ class TaizhouRules(BaseRules):
         triplets x 2^(one per such set of 中, 发 or his seat wind)."""
         seat_wind = 27 + (seat - state.dealer) % 4
         melds = state.melds[seat]
-        parts = [(f"{m.kind} {Tile(m.tiles[0])}", meld_hu(m)) for m in melds if meld_hu(m)]
+        parts = [
+            (f"{COMMON_NAMES[m.kind][0]} {Tile(m.tiles[0])}", meld_hu(m))
+            for m in melds
+            if meld_hu(m)
+        ]
         kinds = [m.tiles[0] for m in melds if m.kind != "chi"]
         # D66 (corrected 2026-12-01): three (or four undeclared) natural tiles of a kind in
         # the concealed hand count as a 暗刻; 得 never make one (未胡牌时不可用财神替代).
