@@ -231,6 +231,7 @@ def test_records_above_the_hand_limit_are_refused() -> None:
     ("path", "value", "field"),
     [
         (("players",), 5, "players"),
+        (("players",), None, "players"),
         (("players",), "abc", "players"),
         (("players",), ["Ann", "Bo"], "players"),
         (("players",), [1, 2, 3, 4], "players"),
@@ -318,3 +319,17 @@ def test_replay_lets_played_hands_go(monkeypatch: pytest.MonkeyPatch) -> None:
     result = replay(record)
     assert alive == [0, 0, 0, 0]
     assert alive and result == result_json(replay_match(record))
+
+
+def test_odd_field_names_are_quoted_on_one_line() -> None:
+    """Found by tests/test_fuzz.py: a key with a newline broke the one-line message."""
+    record = gd1()
+    record["\n"] = None
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.field == repr("\n") and "\n" not in str(info.value)
+    record = gd1()
+    record["options"]["a b"] = 1.5
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.field == "options.'a b'"

@@ -132,6 +132,12 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _name(key: object) -> str:
+    """A field name for a message: as written when plain, else quoted (one line)."""
+    text = str(key)
+    return text if text.isidentifier() else repr(text)
+
+
 def _check_fields(
     obj: Mapping[Any, Any], allowed: set[str], prefix: str = "", **where: Any
 ) -> None:
@@ -139,7 +145,7 @@ def _check_fields(
     if unknown:
         raise RecordError(
             f"unknown field (FORMAT.md allows {', '.join(sorted(allowed))})",
-            field=prefix + unknown[0],
+            field=prefix + _name(unknown[0]),
             **where,
         )
 
@@ -189,7 +195,7 @@ def _start_match(record: object) -> Match:
     if not _is_int(seed):
         raise RecordError(f"must be an integer, got {_kind(seed)}", field="seed")
     players = record.get("players")
-    if players is not None and not (
+    if "players" in record and not (
         isinstance(players, list) and len(players) == 4 and all(isinstance(p, str) for p in players)
     ):
         raise RecordError(
@@ -222,7 +228,7 @@ def _start_match(record: object) -> Match:
         if not isinstance(value, (bool, int, str)):
             raise RecordError(
                 f"must be true, false, an integer or a text, got {_kind(value)}",
-                field=f"options.{name}",
+                field=f"options.{_name(name)}",
             )
     try:
         rules.resolve_options(options)
@@ -231,7 +237,7 @@ def _start_match(record: object) -> Match:
     for name, value in start.get("counters", {}).items():
         if not _is_int(value):
             raise RecordError(
-                f"must be an integer, got {_kind(value)}", field=f"start.counters.{name}"
+                f"must be an integer, got {_kind(value)}", field=f"start.counters.{_name(name)}"
             )
     try:
         return Match(rules, dict(options), seed, dict(start), players)
@@ -258,7 +264,7 @@ def _check_deal(deal: object, index: int) -> Mapping[str, Any]:
         raise RecordError(
             f"must be an object, got {_kind(reserved)}", hand=index, field="deal.reserved"
         )
-    texts += [(f"deal.reserved.{k}", v) for k, v in reserved.items()]
+    texts += [(f"deal.reserved.{_name(k)}", v) for k, v in reserved.items()]
     for name, text in texts:
         if not isinstance(text, str):
             raise RecordError(
