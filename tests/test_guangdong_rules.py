@@ -45,7 +45,7 @@ from recordkit import (
 )
 
 from majiang.engine.match import Match
-from majiang.engine.state import HandState, Meld
+from majiang.engine.state import HandState, Meld, WinInfo
 from majiang.engine.wall import deal_from_wall, full_set
 from majiang.errors import IllegalActionError, MajiangError, RecordError
 from majiang.hand import is_winning
@@ -1276,3 +1276,15 @@ def test_reported_patterns_of_the_reading_with_the_most_patterns_0_7() -> None:
     )
     assert h["patterns"] == ["four_concealed_triplets"]
     assert h["deltas"] == BIG
+
+
+def test_each_win_is_scored_for_itself_not_from_an_earlier_one() -> None:
+    # Scoring is a function of the state and the win (DESIGN.md, the rules seam): two
+    # wins scored one after the other on the same state, as a calculator or a hint would,
+    # each get their own patterns and M, though the best reading is computed once per win.
+    state = state1(BASIC, draws="6m")
+    do(state, 0, "discard", "5m")
+    plain = WinInfo(1, "self_draw", t("6m"), None)
+    heavenly = WinInfo(1, "instant", t("6m"), None)
+    for win, want in [(plain, (["basic_hand"], 1)), (heavenly, (["heavenly_hand"], 2))] * 2:
+        assert state.rules.patterns(state, win) == want

@@ -175,3 +175,47 @@ def test_first_dealer_random_drawn_with_the_match_seed_D7(vid: str) -> None:
     assert dealers == [Match(vid, {"first_dealer": "random"}, s).dealer for s in range(40)]
     default = [Match(vid, {}, seed).dealer for seed in range(40)]
     assert default == ([0] * 40 if vid == "hongzhong" else dealers)
+
+
+def _takes(kind: str, spec: Any, value: Any) -> str:
+    """What the refusal of ``value`` must say the option takes."""
+    if kind == "bool":
+        return "takes true or false"
+    if kind == "int":
+        low = isinstance(value, int) and not isinstance(value, bool) and value < spec
+        return f"takes an integer >= {spec}" if low else "takes an integer"
+    return "takes one of " + ", ".join(map(str, spec))
+
+
+@pytest.mark.parametrize(("vid", "name"), CASES, ids=IDS)
+def test_room_option_refusal_says_what_it_takes_and_quotes_the_value(vid: str, name: str) -> None:
+    # Bad input gets an error naming what was wrong (the project's standard): the option,
+    # what it takes, and the value given.
+    kind, spec, _ = RULES_TABLES[vid][name]
+    for value in refused(kind, spec):
+        with pytest.raises(OptionError) as err:
+            VARIANTS[vid].resolve_options({name: value})
+        msg = str(err.value)
+        assert repr(name) in msg and _takes(kind, spec, value) in msg, msg
+        assert msg.endswith(f"got {value!r}"), msg
+
+
+@pytest.mark.parametrize(("vid", "name"), CASES, ids=IDS)
+def test_room_option_describes_its_values_for_help(vid: str, name: str) -> None:
+    kind, spec, _ = RULES_TABLES[vid][name]
+    if kind == "bool":
+        want = "true / false"
+    elif kind == "int":
+        want = f"integer >= {spec}"
+    else:
+        want = " / ".join(map(str, spec))
+    assert VARIANTS[vid].option(name).describe() == want
+
+
+def test_unknown_option_and_variant_are_named() -> None:
+    with pytest.raises(OptionError, match=r"variant 'hainan' has no option 'horses'; options: "):
+        VARIANTS["hainan"].resolve_options({"horses": True})
+    with pytest.raises(OptionError, match=r"variant 'hainan' has no option 'horses'"):
+        VARIANTS["hainan"].option("horses")
+    with pytest.raises(OptionError, match=r"unknown variant 'sichuan'; known: guangdong, "):
+        Match("sichuan")

@@ -9,8 +9,10 @@ Each mutant is one small change of one module, made with the standard library's 
 a comparison flipped (``<`` to ``<=``, ``==`` to ``!=``, ``in`` to ``not in`` ...), an
 integer constant +1 or -1, a boolean constant flipped, ``and`` / ``or`` swapped, a
 condition negated (``if``, ``while``, conditional expressions, comprehension filters), or a
-statement deleted (replaced by ``pass``). Docstrings, annotations, ``if TYPE_CHECKING``
-blocks, decorators, ``__all__``, f-strings and ``assert`` statements are left alone.
+statement deleted (replaced by ``pass``). Docstrings, ``...`` bodies, annotations,
+``if TYPE_CHECKING`` blocks, decorators, ``__all__``, f-strings and ``assert`` statements
+are left alone, and so are deletions that cannot change anything (``return None``) or that
+only break the import (module- and class-level statements).
 
 The mutated module replaces the real one in a private copy of the tree (one per worker,
 in a temporary directory): files in the working tree are never written, so people can
@@ -107,6 +109,21 @@ def _is_docstring(node: ast.stmt) -> bool:
     )
 
 
+def _is_ellipsis(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and node.value.value is Ellipsis
+    )
+
+
+def _returns_none(node: ast.stmt) -> bool:
+    """``return`` or ``return None``: deleting it changes nothing."""
+    return isinstance(node, ast.Return) and (
+        node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None)
+    )
+
+
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -120,7 +137,7 @@ def _skip_statement(node: ast.stmt) -> bool:
         return True
     if isinstance(node, ast.Import | ast.ImportFrom | ast.Assert | ast.Global | ast.Nonlocal):
         return True
-    if _is_docstring(node):
+    if _is_docstring(node) or _is_ellipsis(node):
         return True
     return isinstance(node, ast.Assign) and any(
         isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
@@ -135,10 +152,17 @@ class _Sites(ast.NodeVisitor):
 
     # skip what is not behaviour
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._defaults(node.args)
         self._body(node.body)
 
     def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._defaults(node.args)
         self._body(node.body)
+
+    def _defaults(self, args: ast.arguments) -> None:
+        for default in [*args.defaults, *args.kw_defaults]:
+            if default is not None:
+                self.visit(default)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for kw in node.keywords:
@@ -162,7 +186,7 @@ class _Sites(ast.NodeVisitor):
             if _skip_statement(stmt):
                 continue
             defs = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Pass
-            if delete and not isinstance(stmt, defs):
+            if delete and not isinstance(stmt, defs) and not _returns_none(stmt):
                 self.sites.append((stmt, "delete", None))
             self.visit(stmt)
 
