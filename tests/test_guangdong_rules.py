@@ -1288,3 +1288,22 @@ def test_each_win_is_scored_for_itself_not_from_an_earlier_one() -> None:
     heavenly = WinInfo(1, "instant", t("6m"), None)
     for win, want in [(plain, (["basic_hand"], 1)), (heavenly, (["heavenly_hand"], 2))] * 2:
         assert state.rules.patterns(state, win) == want
+
+
+@pytest.mark.parametrize(
+    ("s1", "draw", "patterns"),
+    [
+        # the honours are East alone: 123m 456m 789m 99m + 11z, draws 1z (111z)
+        ("123m456m789m99m11z", "1z", ["half_flush"]),
+        # the number tiles are 9s alone: 111z 222z 555z 66z + 99s, draws 6z (all concealed)
+        ("111z222z555z66z99s", "6z", ["half_flush", "four_concealed_triplets"]),
+    ],
+)
+def test_half_flush_at_the_edges_of_the_honours_and_the_suits(
+    s1: str, draw: str, patterns: list[str]
+) -> None:
+    # RULES.md 1.4 混一色: number tiles of exactly one suit plus honours. East (1z) is an
+    # honour and 9s a number tile, the two kinds on either side of the suit/honour border.
+    h = play1([N0 + " 5s", s1, N2, N3], [(0, "discard", "5s"), (1, "hu")], draws=draw)
+    assert h["patterns"] == patterns
+    assert h["deltas"] == BIG
