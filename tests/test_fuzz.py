@@ -424,12 +424,16 @@ def test_tile_strings_parse_or_raise_notation_error(text: str) -> None:
 
 
 # -- command lines ---------------------------------------------------------------------------
-def _record_file(tmp: Path) -> dict[str, str]:
+FILES = ("<good record>", "<non-UTF-8 file>", "<a directory>", "<no such file>")
+
+
+def _record_files(tmp: Path) -> dict[str, str]:
+    """The files FILES stand for, made in ``tmp``."""
     good = tmp / "good.json"
     good.write_text(json.dumps(SOURCES[0][1]))
     bad = tmp / "bad.bin"
     bad.write_bytes(b"\xff\xfe{")
-    return {"good": str(good), "bad": str(bad), "dir": str(tmp), "none": str(tmp / "none.json")}
+    return dict(zip(FILES, (str(good), str(bad), str(tmp), str(tmp / "none.json")), strict=True))
 
 
 TOKENS = ["-1", "0", "1", "2", "x", "", "3", "true", "5z", "9z", "1f", "4s", "dealer_run=x",
@@ -455,7 +459,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
     if command in ("score", "waits", "rules"):
         argv.append(draw(words))
     if command == "replay":
-        argv.append(draw(st.sampled_from(["@good", "@bad", "@dir", "@none"])))
+        argv.append(draw(st.sampled_from(sorted(FILES))))
     if command == "score":
         argv += ["--hand", draw(words), "--win", draw(words), "--by",
                  draw(st.sampled_from(["self", "discard", "rob", "kong", "x"]))]
@@ -473,8 +477,8 @@ def command_lines(draw: st.DrawFn) -> list[str]:
 @given(argv=command_lines())
 def test_command_lines_end_in_0_or_one_line_and_2(argv: list[str], tmp_path_factory: Any) -> None:
     tmp = tmp_path_factory.mktemp("cli")
-    files = _record_file(tmp)
-    argv = [files[a[1:]] if a.startswith("@") else a for a in argv]
+    files = _record_files(tmp)
+    argv = [files.get(a, a) for a in argv]
     if "--records" in argv:
         argv[argv.index("--records") + 1] = str(tmp / "records")
     out, err = io.StringIO(), io.StringIO()
