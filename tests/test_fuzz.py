@@ -425,6 +425,7 @@ def test_tile_strings_parse_or_raise_notation_error(text: str) -> None:
 
 # -- command lines ---------------------------------------------------------------------------
 FILES = ("<good record>", "<non-UTF-8 file>", "<a directory>", "<no such file>")
+"""Placeholders for files, replaced by paths under the test's temporary directory."""
 
 
 def _record_files(tmp: Path) -> dict[str, str]:
@@ -433,7 +434,8 @@ def _record_files(tmp: Path) -> dict[str, str]:
     good.write_text(json.dumps(SOURCES[0][1]))
     bad = tmp / "bad.bin"
     bad.write_bytes(b"\xff\xfe{")
-    return dict(zip(FILES, (str(good), str(bad), str(tmp), str(tmp / "none.json")), strict=True))
+    places = (str(good), str(bad), str(tmp), str(tmp / "none.json"))
+    return {**dict(zip(FILES, places, strict=True)), "<records dir>": str(tmp / "records")}
 
 
 TOKENS = ["-1", "0", "1", "2", "x", "", "3", "true", "5z", "9z", "1f", "4s", "dealer_run=x",
@@ -449,6 +451,8 @@ OPTIONS = {
     "replay": ["--json"],
     "rules": [],
 }
+PLACES = {"--records": ("<records dir>", "<non-UTF-8 file>", "<a directory>", "<no such file>")}
+"""Flags whose value is a path: one of the test's own places, never the working tree."""
 
 
 @st.composite
@@ -466,7 +470,9 @@ def command_lines(draw: st.DrawFn) -> list[str]:
     for _ in range(draw(st.integers(0, 4))):
         flag = draw(st.sampled_from(OPTIONS[command] or ["--help"]))
         argv.append(flag)
-        if flag not in ("--json", "--help"):
+        if flag in PLACES:
+            argv.append(draw(st.sampled_from(PLACES[flag])))
+        elif flag not in ("--json", "--help"):
             argv.append(draw(words))
     if command == "simulate":
         argv += ["--json", "--hands", "1", "--match-hands", "1", "--workers", "1"]
@@ -479,10 +485,9 @@ def test_command_lines_end_in_0_or_one_line_and_2(argv: list[str], tmp_path_fact
     tmp = tmp_path_factory.mktemp("cli")
     files = _record_files(tmp)
     argv = [files.get(a, a) for a in argv]
-    if "--records" in argv:
-        argv[argv.index("--records") + 1] = str(tmp / "records")
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    # in the temporary directory, so that a path made of random words lands there
+    with contextlib.chdir(tmp), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as stop:  # argparse: --help (0) or a usage error (2)
