@@ -207,13 +207,13 @@ class GuangdongRules(BaseRules):
                 target = (d + horse_target(horse)) % 4
                 if not _net(base, target):
                     continue  # RULES.md 1.5 (D13): a target that nets 0 moves nothing
-                on = f"马 {Tile(horse)} S{target}"
+                on = f"马 {Tile(horse)} on S{target}"
                 for it in base:
                     if it.payee == target and it.payer != d:
-                        why = f"{on}: S{it.payer} pays S{target} {it.points}"
+                        why = f"{on}, who gets {it.points} from S{it.payer}"
                         items.append(Item("horse", it.payer, d, it.points, why, "horse"))
                     if it.payer == target and it.payee != d:
-                        why = f"{on}: S{target} pays S{it.payee} {it.points}"
+                        why = f"{on}, who pays S{it.payee} {it.points}"
                         items.append(Item("horse", d, it.payee, it.points, why, "horse"))
         return items
 
