@@ -1307,3 +1307,59 @@ def test_half_flush_at_the_edges_of_the_honours_and_the_suits(
     h = play1([N0 + " 5s", s1, N2, N3], [(0, "discard", "5s"), (1, "hu")], draws=draw)
     assert h["patterns"] == patterns
     assert h["deltas"] == BIG
+
+
+@pytest.mark.parametrize("pair", ["1z", "2z", "3z", "4z"])
+def test_little_four_winds_with_each_wind_as_the_pair(pair: str) -> None:
+    # RULES.md 1.4 小四喜: triplets of three winds and a pair of the fourth, whichever wind
+    # that is. hunyise_big off, so the pattern is alone.
+    triplets = "".join(w[0] * 3 for w in ("1z", "2z", "3z", "4z") if w != pair) + "z"
+    h = play1(
+        [N0 + " 5s", f"{triplets}{pair}123m", N2, N3],
+        [(0, "discard", "5s"), (1, "hu")],
+        draws=pair,
+        options={"horses": False, "hunyise_big": False},
+    )
+    assert h["patterns"] == ["little_four_winds"]
+    assert h["deltas"] == BIG
+
+
+@pytest.mark.parametrize(
+    ("s1", "draw"), [("555z777z6z123m456p", "6z"), ("555z666z7z123m456p", "7z")]
+)
+def test_two_dragon_triplets_and_a_dragon_pair_are_no_big_three_dragons(s1: str, draw: str) -> None:
+    # RULES.md 1.4 大三元 needs triplets of all three dragons; two triplets and the third
+    # dragon as the pair (小三元) is no big hand in guangdong: small, 2 from each.
+    h = play1([N0 + " 5s", s1, N2, N3], [(0, "discard", "5s"), (1, "hu")], draws=draw)
+    assert h["patterns"] == ["basic_hand"]
+    assert h["deltas"] == SMALL
+
+
+@pytest.mark.parametrize(
+    ("dealer", "horse", "seat"),
+    [(0, "1m", 0), (1, "4s", 0), (2, "3p", 0), (3, "2m", 0), (3, "5z", 1), (2, "4z", 1)],
+)
+def test_horse_note_names_the_target_seat_around_the_table(
+    dealer: int, horse: str, seat: int
+) -> None:
+    # RULES.md 1.5: what a front end shows beside a horse is its target seat,
+    # (dealer + position) mod 4; other reserved purposes have no note.
+    state = state1(["", "", "", ""], horses=horse, dealer=dealer, options={})
+    assert state.rules.reserved_note(state, "horses", t(horse)) == (f"马中S{seat}", f"on S{seat}")
+    assert state.rules.reserved_note(state, "birds", t(horse)) == ("", "")
+
+
+@pytest.mark.parametrize("flower", ["1f", "8f"])
+def test_no_flowers_in_guangdong(flower: str) -> None:
+    # RULES.md 1.1: 136 tiles, no flowers; a record that deals one is refused by name.
+    assert len(GUANGDONG.tile_counts) == 42 and sum(GUANGDONG.tile_counts) == 136
+    rec = record(hand([F0 + " 5m", "123m456p789s234s" + flower, F2, F3], autoplay="tsumogiri"))
+    with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
+        replay(rec)
+
+
+def test_dealer_run_starts_at_1_and_a_record_may_not_say_0() -> None:
+    # RULES.md 1.6: c = 1 on a first hand as dealer, so a record's start counter is >= 1.
+    assert Match("guangdong", {"first_dealer": 0}).counters == {"dealer_run": 1}
+    with pytest.raises(RecordError, match="counter 'dealer_run' must be an integer >= 1, got 0"):
+        replay(record(hand(BASIC, BASIC_ACTIONS, draws="6m"), run=0))

@@ -1331,3 +1331,45 @@ def test_reported_fan_most_then_first_in_list_order_0_7(s0: str, patterns: list[
     h = play([s0, F0, F2, F3], [(0, "hu")])
     assert h["patterns"] == [*patterns, "self_draw"]
     assert h["deltas"] == [60, -20, -20, -20]
+
+
+def test_fan_all_one_suit_with_nines() -> None:
+    # RULES.md 3.4 清一色 counts 9s as a bamboo tile like any other: peng 111s + 234s 456s
+    # 78s 99s wins on S2's 6s with all_one_suit ...
+    hands, acts = claim_flow("11s 5z 234s 456s 78s 99s", "peng", "1s", "5z", "6s")
+    assert_fan_win(hands, acts, "6s", ["all_one_suit"])
+    # ... and characters with a pair of 9s are two suits: no 番.
+    hands, acts = claim_flow("11m 5z 234m 456m 78m 99s", "peng", "1m", "5z", "9m")
+    no_fan_self_draw(hands, acts, "9m", "6z 7z")
+
+
+def test_baopai_counts_only_the_pengs_made_on_the_discarder_D41() -> None:
+    # RULES.md 3.5 / D41: S1 pengs S2's 1z and 2z and S3's 3z, then wins on S2's 5m
+    # (pair_258, seat_wind_pung). Two pengs on S2 and one on S3 are no 包牌: the ordinary
+    # 20 from S2, 10 from S0 and S3 -> [-10, 40, -20, -10].
+    f0, f2, f3 = fill("4567z")
+    acts: list[tuple[Any, ...]] = [
+        (0, "discard", "1s"),
+        (1, "discard", "8s"),
+        (2, "discard", "1z"),
+        (1, "peng"),
+        (1, "discard", "9m"),
+        (2, "discard", "2z"),
+        (1, "peng"),
+        (1, "discard", "9p"),
+        (2, "discard", "6z"),
+        (3, "discard", "3z"),
+        (1, "peng"),
+        (1, "discard", "9s"),
+        (2, "discard", "5m"),
+        (1, "hu"),
+    ]
+    h = play(
+        [f0 + " 1s", "11z 22z 33z 9m 9p 9s 456m 5m", f2, f3],
+        acts,
+        draws="8s 1z 2z 6z 3z 5m",
+    )
+    assert (h["winner"], h["from"]) == (1, 2)
+    assert h["patterns"] == ["pair_258", "seat_wind_pung"]
+    assert items(h, "baopai") == []
+    assert h["deltas"] == [-10, 40, -20, -10]
