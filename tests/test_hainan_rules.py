@@ -1373,3 +1373,14 @@ def test_baopai_counts_only_the_pengs_made_on_the_discarder_D41() -> None:
     assert h["patterns"] == ["pair_258", "seat_wind_pung"]
     assert items(h, "baopai") == []
     assert h["deltas"] == [-10, 40, -20, -10]
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_fan_pair_258_for_each_number_of_the_pair(n: int) -> None:
+    # RULES.md 3.4 二五八做将: peng 666m<S0 + 123m 789s 456s + a pair of np. Only a 2, 5 or
+    # 8 pair is a 番; any other pair leaves the hand without one.
+    hands, acts = claim_flow(f"66m 1s 123m 789s 456s {n}p", "peng", "6m", "1s", f"{n}p")
+    if n in (2, 5, 8):
+        assert_fan_win(hands, acts, f"{n}p", ["pair_258"])
+    else:
+        no_fan_self_draw(hands, acts, f"{n}p", "5z 6z")
