@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, Label, RichLog, Select, Static, Switch
+from textual.widgets import Button, Input, RichLog, Select, Static, Switch
 
 from majiang.cli import tui
 from majiang.cli.session import Session
@@ -337,11 +337,7 @@ async def visit(app: MajiangApp, pilot: Pilot[None], tmp: Path) -> dict[str, Any
     app.begin(escape)
     await pilot.pause()
     await pilot.press("q")
-    seen["confirm"] = (
-        str(app.screen.query_one("#confirm Label", Label).render())
-        if isinstance(app.screen, ConfirmLeave)
-        else ""
-    )
+    seen["confirm"] = static(app, "#confirm-text") if isinstance(app.screen, ConfirmLeave) else ""
     await pilot.press("y")
     seen["escape_text"] = settle_text(app)
     await pilot.press("q")

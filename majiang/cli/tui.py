@@ -198,7 +198,8 @@ def rules_lines(session: Session) -> list[str]:
     lines = [f"{v.zh} {v.id}: {v.name}", "", zh, en, "", "Restrictions 限制:"]
     for r in v.restrictions:
         lines.append(f"- {r.zh} {r.en}: {r.rule}")
-    claims = [named(v, c) if c != "hu" else "胡 win on a discard" for c in sorted(v.claims)]
+    order = [c for c in ("hu", "kong", "peng", "chi") if c in v.claims]
+    claims = [named(v, c) if c != "hu" else "胡 win on a discard" for c in order]
     lines.append(
         "- Claims on a discard: "
         + ", ".join(claims)
@@ -212,11 +213,13 @@ def rules_lines(session: Session) -> list[str]:
         lines.append(f"- {o.zh} {o.name} = {shown}: {plain(o.doc)}")
     lines += ["", "How these rules are read 规则解读:"]
     lines += [f"- {plain(r)}" for r in v.readings]
+    chi = ", c 吃 chi" if "chi" in v.claims else ""
     lines += [
         "",
-        "Keys 按键: h 胡 win, k 杠 kong, p 碰 peng, c 吃 chi, x 过 pass, d discard the "
-        "drawn tile, 1-9 0 - = [ ] discard by position (or choose a claim), ? these rules, "
-        "q leave (mid-hand that is an escape).",
+        f"Keys 按键: h 胡 win, k 杠 kong, p 碰 peng{chi}, x 过 pass, d discard the drawn "
+        "tile, 1-9 0 - = [ ] discard by position (or choose a claim), ? these rules, q leave "
+        "(mid-hand that is an escape). The bar at the bottom shows the keys that mean "
+        "something now.",
         f"Full rules with worked examples: docs/rules/{v.id}.md in the majiang source; "
         f"'majiang rules {v.id}' lists the room options.",
     ]
@@ -827,11 +830,12 @@ class ConfirmLeave(ModalScreen[bool]):
             else "the escape penalty of this room is 0, so nobody is paid"
         )
         with Vertical(id="confirm"):
-            yield Label(
+            yield Static(
                 escape(
                     f"Leave the table? Mid-hand this is an escape 逃跑: {cost}, the hand is "
                     "aborted and the match ends. [y/n]"
-                )
+                ),
+                id="confirm-text",
             )
             with Horizontal():
                 yield Button(escape("Leave 离开 [y]"), id="yes", variant="error")
@@ -869,19 +873,21 @@ class MajiangApp(App[None]):
                           background: $surface; padding: 0 1; }
     #settlement-scroll, #rules-scroll { height: 1fr; }
     #settlement-buttons { height: 3; }
+    #settlement-buttons Button, #confirm Button { margin-right: 2; }
+    #confirm Horizontal { height: auto; margin-top: 1; }
     #confirm { width: 90%; height: auto; border: thick $accent; background: $surface;
                padding: 1 2; }
     RulesScreen, SettlementScreen, ConfirmLeave { align: center middle; }
     """
 
     def __init__(
-        self, variant: str = "guangdong", seed: int = 0, save_path: str | None = None
+        self, variant: str | None = None, seed: int = 0, save_path: str | None = None
     ) -> None:
         super().__init__()
-        self.start_variant = variant
+        self.start_variant = variant or next(iter(VARIANTS))
         self.seed = seed
         self.chosen_path = save_path is not None
-        self.save_path = Path(save_path) if save_path else default_save_path(variant)
+        self.save_path = Path(save_path) if save_path else default_save_path(self.start_variant)
         self.save_problem = ""
         """Why the record is not where --save asked (empty when it is)."""
         self.session: Session | None = None
