@@ -547,6 +547,24 @@ def test_the_table_fits_and_counts_hands_from_one(
     assert "第2局 hand 2" in seen["info_2"]
 
 
+def test_an_instant_win_is_offered_before_the_dealer_discards(tmp_path: Path) -> None:
+    """hongzhong: the human (not the dealer) was dealt four 红中: 四红中 is offered before the
+    dealer's first discard (D56) and wins at once."""
+    deal = {"hands": ["7z7z7z7z123m456m789p", S1_HAND, S2_HAND, S3_HAND]}
+    session = practice("hongzhong", deal)
+
+    async def body(app: MajiangApp, pilot: Pilot[None]) -> None:
+        assert session.state.first_turn and session.state.current == 3
+        assert [label for label in action_labels(app) if label.startswith("胡")] == [
+            "胡 起手胡 instant win [h 1]"
+        ]
+        await pilot.press("h")
+        text = settle_text(app)
+        assert "四红中 four red dragons" in text and "起手胡 instant win" in text
+
+    run((80, 24), body, tmp_path, session=session)
+
+
 # -- play --save to an impossible path --------------------------------------------------------
 def test_save_to_an_impossible_path_falls_back_and_says_so(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path

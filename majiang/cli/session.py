@@ -149,10 +149,14 @@ class Session:
         """Let the bots act until the human must decide or the hand ends."""
         st = self.state
         while not st.is_terminal():
-            bot_seats = [s for s in st.to_act() if s != self.human]
+            to_act = st.to_act()
+            if st.phase == "turn" and self.human in to_act and st.current != self.human:
+                return  # an instant win (四红中) is declared before the dealer acts (D56)
+            bot_seats = [s for s in to_act if s != self.human]
             if not bot_seats:
                 return  # the human decides (or the window waits for the human only)
-            seat = bot_seats[0]
+            # seats offered an instant win decide before the dealer's first discard
+            seat = next((s for s in bot_seats if s != st.current), bot_seats[0])
             bot = self.players[seat]
             assert bot is not None
             self._apply(bot.act(st.observation(seat), st.legal_actions(seat)))
