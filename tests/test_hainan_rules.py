@@ -40,7 +40,7 @@ from recordkit import (
 )
 
 from majiang.engine.match import Match
-from majiang.engine.state import HandState
+from majiang.engine.state import HandState, WinInfo
 from majiang.engine.wall import full_set
 from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
@@ -1384,3 +1384,21 @@ def test_fan_pair_258_for_each_number_of_the_pair(n: int) -> None:
         assert_fan_win(hands, acts, f"{n}p", ["pair_258"])
     else:
         no_fan_self_draw(hands, acts, f"{n}p", "5z 6z")
+
+
+def test_dealer_streak_starts_at_0_and_a_record_may_not_go_below() -> None:
+    # RULES.md 3.6: s = 0 on the first hand; a record's start counter is >= 0.
+    assert Match("hainan", {"first_dealer": 0}).counters == {"dealer_wins": 0}
+    with pytest.raises(RecordError, match="counter 'dealer_wins' must be an integer >= 0, got -1"):
+        play([F0 + " 5z", F0, F2, F3], wins=-1, autoplay="tsumogiri")
+
+
+def test_patterns_do_not_change_the_payment_value_is_1() -> None:
+    # RULES.md 3.4: 番 are a condition for winning, not a multiplier, so every hand's value
+    # (what the calculator shows beside the patterns) is 1, with one 番 or with four.
+    st = after(win_on_dealer_discard(1), [(0, "discard", "4s")])
+    win = WinInfo(1, "discard", t("4s"), 0)
+    assert st.rules.patterns(st, win) == (["concealed"], 1)
+    st = state1(["123m456p789s234s5s 5s", F0, F2, F3])
+    four = ["only_chows", "concealed", "pair_258", "self_draw"]
+    assert st.rules.patterns(st, WinInfo(0, "self_draw", t("5s"), None)) == (four, 1)
