@@ -47,6 +47,11 @@ t0 = time.perf_counter()
 result = replay(load(sys.argv[1]))
 seconds = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:  # Linux keeps ru_maxrss across fork + exec (the parent's size); VmHWM is this process's
+    with open("/proc/self/status") as status:
+        peak = next(int(l.split()[1]) for l in status if l.startswith("VmHWM"))
+except (OSError, StopIteration):
+    pass
 hands = len(result["hands"])
 del result
 gc.collect()

@@ -37,7 +37,8 @@ RECORD_FORMAT = "majiang-record/1"
 RESULT_FORMAT = "majiang-result/1"
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
-"""Largest record :func:`load` and :func:`parse` read (16 MiB, about 3,500 full hands)."""
+"""Largest record :func:`load` and :func:`parse` read (16 MiB: some 5,000 guangdong hands
+as majiang writes them, with full deals)."""
 MAX_HANDS = 10_000
 """Most hands one record may list: a hand costs the same to replay however short it is
 written (a shuffled, autoplayed hand is a few bytes), so the count is capped too."""
@@ -277,7 +278,7 @@ def _check_deal(deal: object, index: int) -> Mapping[str, Any]:
     return deal
 
 
-_KINDS_OF: dict[str, tuple[int, ...]] = {}
+_TILES_READ: dict[str, tuple[int, ...]] = {}
 """Tile texts already read, by text (a record repeats a few dozen of them)."""
 
 
@@ -285,7 +286,7 @@ def _tiles_of(text: object, name: str, where: dict[str, Any]) -> tuple[int, ...]
     """The tiles of an action's ``tile`` or ``tiles``: notation, no flowers."""
     if not isinstance(text, str):
         raise RecordError(f"must be tile notation, got {_kind(text)}", field=name, **where)
-    known = _KINDS_OF.get(text)
+    known = _TILES_READ.get(text)
     if known is not None:
         return known
     try:
@@ -295,8 +296,8 @@ def _tiles_of(text: object, name: str, where: dict[str, Any]) -> tuple[int, ...]
     if any(t >= 34 for t in tiles):
         # RULES.md 3.1: flowers are exposed and replaced, never played
         raise RecordError(f"{text!r}: a flower is never discarded or melded", field=name, **where)
-    if len(_KINDS_OF) < 4096:
-        _KINDS_OF[text] = tiles
+    if len(_TILES_READ) < 4096:
+        _TILES_READ[text] = tiles
     return tiles
 
 
