@@ -1321,3 +1321,32 @@ def test_equal_fan_reports_the_reading_with_the_most_patterns_0_7() -> None:
     h = play1([KA + " 6z", "112233m455667p5z", KB, KC], [OPEN, (1, "hu")], draws="4p")
     assert h["patterns"] == ["basic_hand", "baotou"]
     assert h["deltas"] == s1_self_draw(2)
+
+
+def test_zhuada_restricted_seat_may_concealed_kong_with_wilds_a_kind_it_has_pung() -> None:
+    # RULES.md 2.3 抓打: a restricted seat may still declare a concealed kong -- also one
+    # made with wilds (2.1) of a kind it has a peng of -- but not an added kong.
+    # S2 pengs S0's 7z with 7z + 5z (keeping 77z 55z); S1 later discards a 5z (owner S1).
+    # S2 then draws 9m: concealed kong 77z + 55z, or discard the 9m; the added kongs of 7z
+    # (with its natural 7z or a wild) are barred.
+    hands = [KA + " 7z", "258m258p258s123z5z", "777z555z369p369s4z", KC]
+    state = state1(hands, draws="1m 9m 1m 9m")
+    drive(state, [(0, "discard", "7z"), (2, "peng", None, "7z5z"), (2, "discard", "4z")])
+    free = state.clone()
+    drive(state, [(3, "discard", "1m"), (0, "discard", "9m"), (1, "discard", "5z")])
+    assert state.current == 2 and state.drawn == t("9m")
+    assert legal(state, 2) == {"S2 kong 7z 5577z", "S2 discard 9m"}
+    # unrestricted, the same seat could add to its peng as well
+    drive(free, [(3, "discard", "1m"), (0, "discard", "9m"), (1, "discard", "1m"), (2, "pass")])
+    assert free.current == 2 and free.drawn == t("9m")
+    assert {"S2 kong 7z", "S2 kong 7z 5z", "S2 kong 7z 5577z"} <= legal(free, 2)
+
+
+def test_higher_fan_reading_is_not_displaced_by_one_with_more_patterns_0_7() -> None:
+    # 1111m 2m 3m 22p 33p 44p 5z draws 2m. Seven pairs (the wild as 3m) with the quadruple
+    # 1111m: luxury_seven_pairs, not 七客, F = 4. Standard 111m 123m 234p 234p + 2m 5z,
+    # 爆头: basic_hand, baotou, F = 2. RULES.md 2.4 / 0.7: the highest F first; more
+    # patterns only break a tie. [-8, 16, -4, -4].
+    h = play1([KA + " 6z", "1111m23m223344p5z", KB, KC], [OPEN, (1, "hu")], draws="2m")
+    assert h["patterns"] == ["luxury_seven_pairs"]
+    assert h["deltas"] == s1_self_draw(4)
