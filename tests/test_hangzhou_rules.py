@@ -1350,3 +1350,45 @@ def test_higher_fan_reading_is_not_displaced_by_one_with_more_patterns_0_7() -> 
     h = play1([KA + " 6z", "1111m23m223344p5z", KB, KC], [OPEN, (1, "hu")], draws="2m")
     assert h["patterns"] == ["luxury_seven_pairs"]
     assert h["deltas"] == s1_self_draw(4)
+
+
+def test_two_claims_make_no_santan_chengbao() -> None:
+    # RULES.md 2.5 三摊承包 needs claims[A][B] >= 3. At L = 1 S1 chis S0's 1m and 6p (two
+    # 摊, the third -- S0's 9s -- is barred, 2.3), then draws 1p: 999s 444z + 5z 1p, 爆头
+    # F = 2. Normal payments, nobody liable: S0 1 x 2 x 2 = 4, S2 and S3 2.
+    h = play1(HZ4_HANDS, [*HZ4_TO_9S, (1, "hu")], draws=HZ4_DRAWS, lao=1)
+    assert (h["winner"], h["win_type"], h["patterns"]) == (1, "self_draw", ["basic_hand", "baotou"])
+    assert items(h, "chengbao") == []
+    assert h["deltas"] == [-4, 8, -2, -2]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_dao_chengbao_paid_by_any_seat_around_the_table(k: int) -> None:
+    # test_dao_chengbao_alone with every seat moved k seats on (dealer S{k}): the seat
+    # after the dealer, S{k+1 mod 4}, made the three claims and pays 2X = 48 alone.
+    hands = ["123p456p789p444z1s 1m", DAO_S1, DAO_S2, DAO_S3]
+    actions: list[tuple[Any, ...]] = [
+        (0, "discard", "1m"),
+        (1, "chi", None, "23m"),
+        (1, "discard", "3s"),
+        (2, "discard", "3z"),
+        (3, "discard", "8s"),
+        (0, "discard", "4m"),
+        (1, "chi", None, "56m"),
+        (1, "discard", "6s"),
+        (2, "discard", "7z"),
+        (3, "discard", "2s"),
+        (0, "discard", "7m"),
+        (1, "chi", None, "89m"),
+        (1, "discard", "9s"),
+        (2, "discard", "6z"),
+        (3, "discard", "3z"),
+        (0, "hu"),
+    ]
+    moved = [hands[(s - k) % 4] for s in range(4)]
+    acts = [((a[0] + k) % 4, *a[1:]) for a in actions]
+    h = play1(moved, acts, draws="3z 8s 4m 7z 2s 7m 6z 3z 1s", lao=3, dealer=k)
+    liable = (k + 1) % 4
+    assert (h["winner"], h["win_type"]) == (k, "self_draw")
+    assert items(h) == [("chengbao", liable, k, 48)]
+    assert h["deltas"] == [48 if s == k else -48 if s == liable else 0 for s in range(4)]
