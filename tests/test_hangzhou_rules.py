@@ -1392,3 +1392,77 @@ def test_dao_chengbao_paid_by_any_seat_around_the_table(k: int) -> None:
     assert (h["winner"], h["win_type"]) == (k, "self_draw")
     assert items(h) == [("chengbao", liable, k, 48)]
     assert h["deltas"] == [48 if s == k else -48 if s == liable else 0 for s in range(4)]
+
+
+def test_claims_and_kongs_still_allowed_after_the_draw_leaving_R21_D30() -> None:
+    # RULES.md 2.2 / D30: only a draw leaving R <= 20 starts the last turn. Draw 62 leaves
+    # R = 21 and goes to S2; here it is the fourth 1s (the END_TAIL with its two 1s changed
+    # and a 1s added at its end) while S1 holds 111s: S2's discard of it may be konged or
+    # pung by S1; the kong's replacement and burned tile leave R = 19, the last turn: no
+    # second kong.
+    hands = ["123m456m789m123p5p 9s", "111s55p1111z22z55z", "8m369p369s345567z", END_HANDS[3]]
+    tail = END_TAIL.replace("7m 1s 4s", "7m 8s 4s").replace("1s 5p", "2m 5p") + " 1s"
+    state = state1(hands, tail=tail, lao=3)
+    _drive_to(state, 21)
+    assert state.current == 2 and state.drawn == t("1s")
+    drive(state, [(2, "discard", "1s")])
+    assert {"S1 kong 1s", "S1 peng"} <= legal(state, 1)
+    drive(state, [(1, "kong", "1s")])
+    state.close_window()  # the others pass
+    assert state.live == 19 and state.current == 1
+    assert "kong" not in kinds(legal(state, 1))
+
+
+def test_two_claims_on_the_winner_make_no_dao_chengbao() -> None:
+    # RULES.md 2.5 倒承包 needs claims[C][A] >= 3: S1 chis the dealer's 1m and 4m only
+    # (passing on his 7m), and the dealer self-draws 1s: basic_hand F = 1 at L = 3, each
+    # non-dealer pays 1 x 8 x 1 = 8.
+    hands = ["123p456p789p444z1s 1m", DAO_S1, DAO_S2, DAO_S3]
+    actions = [
+        (0, "discard", "1m"),
+        (1, "chi", None, "23m"),
+        (1, "discard", "3s"),
+        (2, "discard", "3z"),
+        (3, "discard", "8s"),
+        (0, "discard", "4m"),
+        (1, "chi", None, "56m"),
+        (1, "discard", "6s"),
+        (2, "discard", "7z"),
+        (3, "discard", "2s"),
+        (0, "discard", "7m"),
+        (1, "discard", "9p"),
+        (2, "discard", "6z"),
+        (3, "discard", "3z"),
+        (0, "hu"),
+    ]
+    h = play1(hands, actions, draws="3z 8s 4m 7z 2s 7m 9p 6z 3z 1s", lao=3)
+    assert (h["winner"], h["win_type"]) == (0, "self_draw")
+    assert items(h, "chengbao") == []
+    assert h["deltas"] == [24, -8, -8, -8]
+
+
+@pytest.mark.parametrize("lao", [0, 4])
+def test_dealer_level_outside_1_to_3_is_refused_in_a_record(lao: int) -> None:
+    # RULES.md 2.6: L never exceeds 3 and starts at 1 at least.
+    rec = record(hand([A + " 6z", B, C, "147m258p369s1234z"], [(1, "escape")]), lao=lao)
+    with pytest.raises(RecordError, match=f"counter 'lao' must be an integer 1-3, got {lao}"):
+        replay(rec)
+
+
+def test_no_thirteen_orphans_in_hangzhou() -> None:
+    # RULES.md 2.4 lists the standard shape and seven pairs only: a thirteen-orphans hand
+    # is no win (S1 draws the pairing 1m and may only discard).
+    hands = [KA + " 9m", "19m19p19s1234567z", KB, KC]
+    state = state1(hands, draws="1m")
+    drive(state, [(0, "discard", "9m"), (1, "pass")])
+    assert state.current == 1 and state.drawn == t("1m")
+    assert "hu" not in kinds(legal(state, 1))
+
+
+@pytest.mark.parametrize("flower", ["1f", "8f"])
+def test_no_flowers_in_hangzhou(flower: str) -> None:
+    # RULES.md 2.1: 136 tiles, no flowers; a record that deals one is refused by name.
+    assert len(HANGZHOU.tile_counts) == 42 and sum(HANGZHOU.tile_counts) == 136
+    rec = record(hand([A + " 6z", B, C, "147m258p369s123z" + flower], [(1, "escape")]))
+    with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
+        replay(rec)
