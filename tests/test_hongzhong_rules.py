@@ -43,7 +43,7 @@ from recordkit import (
 )
 
 from majiang.engine.match import Match
-from majiang.engine.state import Action, Deal, HandState
+from majiang.engine.state import Action, Deal, HandState, WinInfo
 from majiang.engine.wall import deal_from_wall, full_set
 from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
@@ -747,14 +747,20 @@ def test_heavenly_hand(options: dict[str, Any], deltas: list[int]) -> None:
 
 
 def test_heavenly_hand_offered_first_before_four_red_dragons_D56() -> None:
-    # The dealer's 14 tiles are complete and S2 was dealt four 红中. The dealer is asked
-    # first and his 天胡 is the win. PLAIN: each pays 2 -> S0 +6.
+    # The dealer's 14 tiles are complete and S2 was dealt four 红中. Each decides on its
+    # own tiles (S2 cannot see that the dealer is complete, so it is offered 四红中 as in
+    # any other deal); the dealer's 天胡 takes precedence (天胡优先): after S2 declares,
+    # the dealer is asked, and his 天胡 is the win. PLAIN: each pays 2 -> S0 +6.
     hands = [HEAVENLY, F1, FOUR_RED, F3]
     state = state1(hands)
-    # asked first: while the dealer can declare 天胡, S2 cannot declare yet
-    assert state.to_act() == [0]
+    assert state.to_act() == [0, 2]
     assert "S0 hu" in legal(state, 0)
-    assert legal(state, 2) == set()
+    assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    do(state, 2, "hu")
+    assert state.to_act() == [0] and legal(state, 0) == {"S0 hu", "S0 pass"}
+    do(state, 0, "hu")
+    win = state.result().win
+    assert win is not None and (win.winner, win.win_type) == (0, "instant")
     h = play1(hands, [(0, "hu")])
     assert (h["winner"], h["win_type"]) == (0, "instant")
     assert h["patterns"] == ["basic_hand", "heavenly_hand"]
@@ -1169,3 +1175,30 @@ def test_standard_and_seven_pairs_reading_reports_basic_hand_first_0_7() -> None
     assert (h["winner"], h["win_type"]) == (1, "self_draw")
     assert h["patterns"] == ["basic_hand"]
     assert h["deltas"] == [-2, 6, -2, -2]
+
+
+def test_every_hand_pattern_has_the_value_1() -> None:
+    # RULES.md 4.4: every hand pattern pays the same, so a hand's value (what the
+    # calculator shows beside the patterns) is 1 for basic_hand and for seven_pairs.
+    state = state1([F0 + " 8m", WA, F2, F3], draws="5s")
+    run(state, [(0, "discard", "8m")])
+    win = WinInfo(1, "self_draw", t("5s"), None)
+    assert state.rules.patterns(state, win) == (["basic_hand"], 1)
+    state = state1([F0 + " 8m", "2222m33m44m55p55s6m", F2, F3], draws="6m")
+    run(state, [(0, "discard", "8m")])
+    win = WinInfo(1, "self_draw", t("6m"), None)
+    assert state.rules.patterns(state, win) == (["seven_pairs"], 1)
+
+
+@pytest.mark.parametrize("flower", ["1f", "8f"])
+def test_no_flowers_in_hongzhong(flower: str) -> None:
+    # RULES.md 4.1: 112 tiles (108 with no_wild), no flowers; a deal naming one is refused.
+    for no_wild in (False, True):
+        counts = HONGZHONG.tiles_for(HONGZHONG.resolve_options({"no_wild": no_wild}))
+        assert len(counts) == 42 and sum(counts) == (108 if no_wild else 112)
+        rec = record(
+            hand([F0 + " 8m", F1, F2, "124578m12p369s" + flower], autoplay="tsumogiri"),
+            options={**PLAIN, "no_wild": no_wild},
+        )
+        with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
+            replay(rec)
