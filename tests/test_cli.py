@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from majiang.cli import main
+from majiang.rules import VARIANTS
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -88,3 +90,26 @@ def test_replay_bad_record_names_the_action(
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2
     assert "hand 0, action 1, seat 1" in err and "does not hold 9s" in err
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rules_states_the_defining_restriction_first_in_both_languages(
+    capsys: pytest.CaptureFixture[str], variant: str
+) -> None:
+    """Issue 12 item 7: the variant's summary leads, every option is listed, and nothing
+    points a user at a spec file or a decision number they do not have."""
+    v = VARIANTS[variant]
+    code, out, _ = run(capsys, "rules", variant)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2].strip() == v.summary[0] and lines[3].strip() == v.summary[1]
+    for o in v.options:
+        assert o.name in out and o.zh in out
+    assert "RULES.md" not in out and re.search(r"\bD\d+\b", out) is None
+
+
+def test_rules_overview_comes_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0
+    for v in VARIANTS.values():
+        assert v.id in out and v.zh in out and v.summary[1] in out

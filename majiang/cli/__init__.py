@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -17,13 +18,20 @@ from majiang.errors import MajiangError
 from majiang.records import MAX_HANDS, MAX_RECORD_BYTES
 from majiang.rules import get_variant
 
-VARIANTS_INFO = (
-    ("guangdong", "广东推倒胡", "Guangdong push-down win, buying horses"),
-    ("hangzhou", "杭州麻将", "Hangzhou: 财神 wilds, 爆头, 财飘, 老庄"),
-    ("hainan", "海南麻将", "Hainan: flowers, 有番才能胡, 包牌"),
-    ("hongzhong", "红中麻将 / 转转", "Red dragon wilds, birds (抓鸟)"),
-    ("taizhou", "台州麻将", "Taizhou / Jiaojiang: 番 counting, 生牌, 包三家"),
-)
+
+def _pad(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a CJK character takes two)."""
+    cols = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(1, width - cols)
+
+
+def _variant_lines() -> list[str]:
+    """One line per variant of the registry: id, Chinese name, defining rule."""
+    from majiang.rules import VARIANTS
+
+    return [
+        f"  {_pad(v.id, 11)}{_pad(v.zh, 16)}{v.summary[1] or v.name}" for v in VARIANTS.values()
+    ]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,8 +83,8 @@ def _overview() -> str:
     lines = [
         f"majiang {__version__} — Chinese regional mahjong",
         "",
-        "Variants (RULES.md):",
-        *(f"  {vid:<10} {zh:<12} {desc}" for vid, zh, desc in VARIANTS_INFO),
+        "Variants:",
+        *_variant_lines(),
         "",
         "Commands available now:",
         "  majiang play [--variant V] [--seed N] [--save FILE]   play against bots (main program)",
@@ -168,26 +176,31 @@ def summary(result: dict[str, object]) -> str:
 
 
 def _rules(variant_id: str | None) -> str:
-    from majiang.rules import PLANNED, VARIANTS, get_variant
+    from majiang.rules import get_variant
 
     if variant_id is None:
-        out = ["Variants:"]
-        for vid, zh, desc in VARIANTS_INFO:
-            state = "" if vid in VARIANTS else "  (not implemented yet)"
-            out.append(f"  {vid:<10} {zh:<12} {desc}{state}")
-        out.append("majiang rules VARIANT lists its room options.")
-        del PLANNED
+        out = ["Variants:", *_variant_lines()]
+        out.append("majiang rules VARIANT: its rules in brief and its room options.")
         return "\n".join(out)
     v = get_variant(variant_id)
-    out = [f"{v.id} — {v.zh} {v.name}", "", "Room options (name, Chinese, allowed, default):"]
+    out = [f"{v.id} — {v.zh} {v.name}"]
+    if v.summary[0]:
+        out += ["", f"  {v.summary[0]}", f"  {v.summary[1]}"]
+    if v.restrictions:
+        out += ["", "Restrictions 限制:"]
+        out += [f"  {r.zh} {r.en}: {r.rule}" for r in v.restrictions]
+    out += ["", "Room options 房间选项 (name, Chinese, allowed, default):"]
     for o in v.options:
         default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
-        out.append(f"  {o.name:<18} {o.zh:<8} {o.describe():<22} default {default}")
+        out.append(
+            f"  {_pad(o.name, 22)}{_pad(o.zh, 14)}{_pad(o.describe(), 24)}default {default}"
+        )
         out.append(f"      {o.doc}")
     if v.counters:
-        out.append("Dealer counters: " + ", ".join(v.counters))
+        names = (f"{c} {v.term(c)[0]}" if c in v.names else c for c in v.counters)
+        out.append("Dealer counters 庄家计数: " + ", ".join(names))
     if v.readings:
-        out += ["", "How the rules are read (RULES.md section 6):"]
+        out += ["", "How this project reads the rules 规则解读:"]
         out += [f"  - {r}" for r in v.readings]
     return "\n".join(out)
 

@@ -73,7 +73,7 @@ FIRST_DEALER = Option(
     "choice",
     "random",
     "首局庄家",
-    "the first dealer: drawn with the match seed, or a seat (RULES.md 0.8)",
+    "the first dealer: drawn with the match seed, or a seat",
     choices=("random", 0, 1, 2, 3),
 )
 

@@ -46,10 +46,10 @@ OPTIONS = (
         True,
         "买马",
         "the dealer buys horses: he wins and loses with each horse's target seat; "
-        "a target that nets 0 moves nothing (RULES.md 1.5, D13)",
+        "a target that nets 0 moves nothing",
     ),
-    Option("hunyise_big", "bool", True, "混一色算大胡", "混一色 counts as a big hand (D11)"),
-    Option("kong_pay_on_draw", "bool", False, "流局算杠", "kongs are paid in a drawn hand (D16)"),
+    Option("hunyise_big", "bool", True, "混一色算大胡", "混一色 counts as a big hand"),
+    Option("kong_pay_on_draw", "bool", False, "流局算杠", "kongs are paid in a drawn hand"),
     escape_option(8),
     FIRST_DEALER,
 )

@@ -19,10 +19,10 @@ RED = 33
 OPTIONS = (
     Option("no_wild", "bool", False, "无赖子(转转)", "转转: no 红中, 108 tiles, no wilds"),
     Option(
-        "birds", "choice", 2, "抓鸟", "bird tiles set aside at the deal (D53)", choices=(2, 4, 6)
+        "birds", "choice", 2, "抓鸟", "bird tiles set aside at the deal", choices=(2, 4, 6)
     ),
     Option(
-        "bird_value", "choice", 1, "鸟分", "points per hit bird per payer (D50)", choices=(1, 2)
+        "bird_value", "choice", 1, "鸟分", "points per hit bird per payer", choices=(1, 2)
     ),
     Option("golden_bird", "bool", True, "金鸟", "no hit counts as every bird hitting"),
     Option(
@@ -30,16 +30,16 @@ OPTIONS = (
         "bool",
         False,
         "红中自摸",
-        "a seat holding a 红中 may not win on a discard (D60)",
+        "a seat holding a 红中 may not win on a discard",
     ),
     Option(
         "no_hongzhong_rob",
         "bool",
         False,
         "无红中可抢杠",
-        "a seat holding a 红中 may not rob a kong (D60)",
+        "a seat holding a 红中 may not rob a kong",
     ),
-    Option("zhuang_xian", "bool", True, "庄闲", "+1 on every hu payment of the dealer (D51)"),
+    Option("zhuang_xian", "bool", True, "庄闲", "+1 on every hu payment of the dealer"),
     Option(
         "rob_kong_pays_all",
         "bool",
@@ -53,7 +53,7 @@ OPTIONS = (
         "choice",
         "last_drawer",
         "荒庄庄家",
-        "after a drawn hand: the seat that drew the last tile deals, or the same (D55)",
+        "after a drawn hand: the seat that drew the last tile deals, or the same",
         choices=("last_drawer", "same"),
     ),
     escape_option(0),
@@ -62,7 +62,7 @@ OPTIONS = (
         "choice",
         0,
         "首局庄家",
-        "the first dealer: seat 0, the room owner, by default (D7)",
+        "the first dealer: seat 0, the room owner, by default",
         choices=("random", 0, 1, 2, 3),
     ),
 )

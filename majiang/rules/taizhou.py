@@ -60,7 +60,7 @@ OPTIONS = (
         "choice",
         "flipped",
         "得",
-        "flipped: 翻得; fixed_white: the four 白 (D62)",
+        "flipped: 翻得; fixed_white: the four 白",
         choices=("flipped", "fixed_white"),
     ),
     Option(
@@ -68,7 +68,7 @@ OPTIONS = (
         "choice",
         "xian_half",
         "结算比例",
-        "weights: 闲家减半 1/0.5, 庄家翻倍 2/1, 平搓 1 (D67)",
+        "weights: 闲家减半 1/0.5, 庄家翻倍 2/1, 平搓 1",
         choices=("xian_half", "dealer_double", "flat"),
     ),
     Option(
@@ -77,14 +77,14 @@ OPTIONS = (
         "mutual",
         "结算方式",
         "mutual: every seat collects its 牌点 from every other (a non-winner's: its melds "
-        "and natural concealed triplets, x2 per 中/发/seat-wind set, D66); winner_only: "
+        "and natural concealed triplets, x2 per 中/发/seat-wind set); winner_only: "
         "only the winner collects",
         choices=("mutual", "winner_only"),
     ),
-    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers (D74)"),
-    Option("sheng_phase", "bool", True, "生牌阶段", "the raw-tile phase at R <= 30 (D71)"),
-    Option("point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none (D75)", minimum=0),
-    Option("lianzhuang", "bool", True, "连庄", "the dealer stays after his own win (D72)"),
+    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers"),
+    Option("sheng_phase", "bool", True, "生牌阶段", "the raw-tile phase at R <= 30"),
+    Option("point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none", minimum=0),
+    Option("lianzhuang", "bool", True, "连庄", "the dealer stays after his own win"),
     escape_option(0),
     FIRST_DEALER,
 )
