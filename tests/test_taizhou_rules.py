@@ -1439,3 +1439,44 @@ def test_equal_points_report_the_first_fan_in_list_order_0_7() -> None:
     h = s1_self_draw("123m456p789s1m5m5m5m", "1m", wild="5m", pass_first=True)
     assert h["patterns"] == ["red_pung"]
     assert h["deltas"] == [-4, 8, -2, -2]
+
+
+# == issue 14: readings and the 中/发 trigger at their edges =======================================
+def test_a_hand_that_is_also_seven_pairs_is_read_in_the_standard_shape_only() -> None:
+    # RULES.md 5.4: the standard shape only. 112233m 445566p 7s draws 7s: 123m 123m 456p
+    # 456p 77s, 胡 10 + 自摸 2 = 12; 番 no_wild + pang_hu -> 48 (S0 5, S2/S3 3). Read as
+    # seven pairs it would have no sets at all (and no all_pungs).
+    h = s1_self_draw("112233m445566p7s", "7s")
+    assert h["patterns"] == ["pang_hu", "no_wild"]
+    assert h["deltas"] == [-5, 11, -3, -3]
+
+
+@pytest.mark.parametrize(
+    ("s0", "wild"),
+    [
+        # one exchange from seven pairs, but shanten 3 in the standard shape
+        ("11m22m44p55p77s99s1z", "5z"),
+        # ready for thirteen orphans, shanten 7 in the standard shape
+        ("119m19p19s123456z", "2s"),
+    ],
+)
+def test_baosanjia_dragon_shanten_counts_the_standard_shape_only_D73(s0: str, wild: str) -> None:
+    # RULES.md 5.5 trigger 3: shanten in the standard shape only. S0 throws 7z holding a
+    # hand close to seven pairs or thirteen orphans: still liable (S0 pays 6 + 3 + 3).
+    hands = [f"{s0} 7z", "123m456p789s55m77z", "*", "*"]
+    h = play(hands, [(0, "discard", "7z"), (1, "hu")], wild=wild)
+    assert {i["kind"] for i in h["items"]} == {"baosanjia"}
+    assert h["deltas"] == [-12, 12, 0, 0]
+
+
+def test_baosanjia_dragon_thrown_with_one_meld_declared() -> None:
+    # Trigger 3 with a meld: S0 pengs S1's 9s, then throws 7z keeping 123m 456m 1p 4p 7p 2s
+    # (shanten 2 with the peng as a set). Liable: 牌点 0 (not 999s's 4) and S0 pays 12.
+    h = play(
+        ["123m456m1p4p7p2s99s7z 1z", "123m456p789s55m77z", "*", "*"],
+        [(0, "discard", "1z"), (1, "discard", "9s"), (0, "peng"), (0, "discard", "7z"), (1, "hu")],
+        draws="9s",
+    )
+    assert (h["winner"], h["from"]) == (1, 0)
+    assert {i["kind"] for i in h["items"]} == {"baosanjia"}
+    assert h["deltas"] == [-12, 12, 0, 0]
