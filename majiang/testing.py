@@ -7,19 +7,28 @@ the step and what broke.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from majiang.engine.match import Match
-from majiang.engine.state import Action, HandState
+from majiang.engine.state import Action, Deal, HandState
 from majiang.errors import IllegalActionError
 from majiang.hand import shanten
 from majiang.records import record_json, replay, result_json
-from majiang.rules import get_variant
+from majiang.rules import VARIANTS, get_variant
+from majiang.rules.base import Variant
 
-__all__ = ["check_variant", "option_grid", "play_random_match"]
+__all__ = [
+    "check_variant",
+    "hidden_permuted",
+    "hidden_twin",
+    "option_grid",
+    "play_random_match",
+    "twin_step",
+]
 
 
 class ConformanceError(AssertionError):
@@ -114,18 +123,50 @@ def play_random_match(
             break
         state = match.new_hand()
         while not state.is_terminal():
-            state.apply(_random_action(state, rng))
+            state.auto_pass()  # seats whose only choice is pass are not asked
+            if not state.is_terminal():
+                state.apply(_random_action(state, rng))
         match.finish(state)
     return match
 
 
 def _illegal_candidates(state: HandState, seat: int) -> list[Action]:
-    legal = set(state.legal_actions(seat))
-    out = [Action(seat, "discard", t) for t in range(34) if Action(seat, "discard", t) not in legal]
+    """Well-typed actions that are not legal now, then malformed ones (bad seats, wrong
+    types, junk fields, escape variations) that must be refused whatever the state."""
+    legal = state.legal_actions(seat)
+    out = [Action(seat, "discard", t) for t in range(34)]
     out += [Action(seat, "peng"), Action(seat, "hu"), Action(seat, "kong", 0)]
-    other = (seat + 1) % 4
-    out.append(Action(other, "discard", 0))
-    return [a for a in out if a not in legal]
+    out += [Action(seat, "pass"), Action(seat, "chi", None, (0, 1))]
+    out += [Action(s, kind) for s in range(4) if s != seat for kind in ("hu", "pass")]
+    out.append(Action((seat + 1) % 4, "discard", 0))
+    typed = [a for a in out if a not in legal and a not in state.legal_actions(a.seat)]
+    return typed + _malformed_candidates(seat, legal)
+
+
+def _malformed_candidates(seat: int, legal: Sequence[Action]) -> list[Any]:
+    """Actions no state accepts: each equal, or nearly, to a legal one but ill-typed."""
+    make: Any = Action  # deliberately ill-typed fields
+    bad: list[Any] = []
+    for s in (-1, 4, 7, True, False, float(seat), None, str(seat)):
+        bad += [make(s, "escape"), make(s, "pass"), make(s, "hu")]
+    bad += [make(seat, "escape", 0), make(seat, "escape", None, (1,)), make(seat, "fold")]
+    bad += [make(seat, "pass", 5), make(seat, "pass", None, (5,)), make(seat, "hu", 0)]
+    bad += [make(seat, "discard", 34), make(seat, "discard", -1), make(seat, "discard")]
+    bad += [(seat, "pass", None, ()), [seat, "pass"], None]  # not Actions at all
+    for a in legal[:4]:
+        s, kind, tile, tiles = a
+        bad += [make(float(s), kind, tile, tiles), make(s, kind.encode(), tile, tiles)]
+        if tile is not None:
+            bad += [make(s, kind, float(tile), tiles), make(s, kind, tile + 34, tiles)]
+            bad += [make(s, kind, -1, tiles), make(s, kind, str(tile), tiles)]
+        else:
+            bad.append(make(s, kind, 0, tiles))
+        if tiles:
+            bad += [make(s, kind, tile, list(tiles)), make(s, kind, tile, (*tiles[:-1], 34))]
+            bad.append(make(s, kind, tile, tuple(float(x) for x in tiles)))
+        else:
+            bad += [make(s, kind, tile, (0,)), make(s, kind, tile, None)]
+    return bad
 
 
 def _snapshot(state: HandState) -> tuple[Any, ...]:
@@ -140,10 +181,15 @@ def _snapshot(state: HandState) -> tuple[Any, ...]:
         dict(state.decisions),
         len(state.history),
         state.drawn,
+        state.window_seats,
+        state.window_from,
+        state.window_tile,
+        sorted(state.instant_declined),
+        state.result_,
     )
 
 
-def _hidden_permuted(state: HandState, seat: int, rng: random.Random) -> HandState:
+def hidden_permuted(state: HandState, seat: int, rng: random.Random) -> HandState:
     """The same state with every tile hidden from ``seat`` shuffled among the hidden places."""
     other = state.clone()
     pool: list[int] = []
@@ -179,31 +225,279 @@ def _observation_key(obs: Mapping[str, Any]) -> Any:
     return {k: v for k, v in obs.items() if k not in ("legal",)}
 
 
+def _revealed_reserved(state: HandState) -> set[str]:
+    """Reserved purposes a seat can see from the start: those the wild depends on (a
+    flipped indicator, RULES.md 2.1 / 5.1); horses and birds stay hidden until the end."""
+    rules = state.rules
+    shown: set[str] = set()
+    for purpose, tiles in state.deal.reserved.items():
+        probe = {**state.deal.reserved, purpose: tuple((t + 1) % 27 for t in tiles)}
+        if rules.wild_kind(state.options, probe) != state.wild:
+            shown.add(purpose)
+    return shown
+
+
+def hidden_twin(state: HandState, seat: int, rng: random.Random) -> HandState:
+    """The start of ``state``'s hand in another world that ``seat`` cannot tell apart:
+    every tile hidden from it (the other seats' concealed tiles, the live wall, unrevealed
+    reserved tiles) shuffled among those places. Flowers keep their places, since
+    exposing and replacing them is public (RULES.md 3.1)."""
+    deal = state.deal
+    shown = _revealed_reserved(state)
+    places: list[tuple[str, int, int]] = []
+    pool: list[int] = []
+    for s, hand in enumerate(deal.hands):
+        if s != seat:
+            for i, t in enumerate(hand):
+                if t < 34:
+                    places.append(("hand", s, i))
+                    pool.append(t)
+    for i, t in enumerate(deal.wall):
+        if t < 34:
+            places.append(("wall", 0, i))
+            pool.append(t)
+    purposes = [p for p in deal.reserved if p not in shown]
+    for k, p in enumerate(purposes):
+        for i, t in enumerate(deal.reserved[p]):
+            places.append(("reserved", k, i))
+            pool.append(t)
+    rng.shuffle(pool)
+    hands = [list(h) for h in deal.hands]
+    wall = list(deal.wall)
+    reserved = {p: list(v) for p, v in deal.reserved.items()}
+    for (where, k, i), t in zip(places, pool, strict=True):
+        if where == "hand":
+            hands[k][i] = t
+        elif where == "wall":
+            wall[i] = t
+        else:
+            reserved[purposes[k]][i] = t
+    twin = Deal(
+        tuple(tuple(h) for h in hands),
+        tuple(wall),
+        {p: tuple(v) for p, v in reserved.items()},
+    )
+    return HandState(state.variant, state.options, state.dealer, state.counters, twin)
+
+
+def _align_draw(state: HandState, twin: HandState, seat: int) -> None:
+    """After ``seat`` drew in both worlds (or replaced dealt flowers), give it in
+    ``twin`` the tiles it drew in ``state``: each tile it drew in the twin instead goes
+    where the wanted one was hidden there."""
+    mine, theirs = state.concealed[seat], twin.concealed[seat]
+    while mine != theirs:
+        want = next(t for t in range(34) if mine[t] > theirs[t])
+        got = next(t for t in range(34) if theirs[t] > mine[t])
+        theirs[want] += 1
+        theirs[got] -= 1
+        if twin.drawn == got and state.drawn == want:
+            twin.drawn = want
+        twin._turn_cache = None
+        _hide(twin, {seat}, want, got)
+
+
+def _hide(twin: HandState, keep: set[int], want: int, got: int) -> None:
+    """Put ``got`` where a hidden ``want`` is in ``twin`` (not in the hands of ``keep``)."""
+    for i in range(twin.lo, twin.hi):
+        if twin.wall[i] == want:
+            twin.wall[i] = got
+            return
+    for s in range(4):
+        if s not in keep and twin.concealed[s][want]:
+            twin.concealed[s][want] -= 1
+            twin.concealed[s][got] += 1
+            return
+    if want in twin.burned:
+        twin.burned[twin.burned.index(want)] = got
+        return
+    shown = _revealed_reserved(twin)
+    for p, tiles in twin.reserved.items():
+        if p not in shown and want in tiles:
+            i = tiles.index(want)
+            twin.reserved[p] = (*tiles[:i], got, *tiles[i + 1 :])
+            return
+    raise LookupError(want)
+
+
+def _taken(twin: HandState, action: Action) -> list[int]:
+    """The tiles ``action`` takes from its seat's hand (FORMAT.md 2, actions)."""
+    if action.tiles:
+        return list(action.tiles)
+    t = action.tile if action.tile is not None else twin.window_tile
+    if t is None:
+        return []
+    if action.type == "discard":
+        return [t]
+    if action.type == "peng":
+        return [t, t]
+    if action.type == "kong":
+        if twin.phase != "turn":
+            return [t] * 3
+        added = any(m.kind == "peng" and m.tiles[0] == t for m in twin.melds[action.seat])
+        return [t] if added else [t] * 4
+    return []
+
+
+def _lend(state: HandState, twin: HandState, action: Action, observer: int) -> None:
+    """Make ``action`` possible in the twin where its seat (not the observer) lacks the
+    tiles it takes there: they are swapped in from places hidden from the observer, as
+    in a world where that seat held them (what it plays becomes public anyway)."""
+    seat = action.seat
+    c = twin.concealed[seat]
+    need = _taken(twin, action)
+    for tile in set(need):
+        while c[tile] < need.count(tile):
+            spare = [x for x in range(34) if c[x] > need.count(x)]
+            if not spare:
+                return
+            out = twin.drawn if twin.drawn in spare and state.drawn == tile else spare[-1]
+            assert out is not None
+            try:
+                _hide(twin, {seat, observer}, tile, out)
+            except LookupError:
+                return
+            c[tile] += 1
+            c[out] -= 1
+            if twin.drawn == out and twin.current == seat and state.drawn == tile:
+                twin.drawn = tile
+            twin._turn_cache = None
+
+
+def twin_step(
+    state: HandState, twin: HandState | None, actions: Sequence[Action], seat: int
+) -> HandState | None:
+    """Apply to the twin world of :func:`hidden_twin` the actions just applied to
+    ``state``, while legal there (another seat's tiles are swapped in from hidden places
+    where it lacks them); the twin, or None once the worlds part (an action that stays
+    illegal there, or the end of the hand). ``seat`` is the observer: the tiles it
+    draws in ``state`` are given to it in the twin too."""
+    if twin is None:
+        return None
+    for action in actions:
+        if twin.is_terminal():
+            return None
+        if action.seat != seat and action not in twin.legal_actions(action.seat):
+            _lend(state, twin, action, seat)
+        if action not in twin.legal_actions(action.seat):
+            return None
+        twin.apply(action)
+    if state.is_terminal() or twin.is_terminal():
+        return None
+    _align_draw(state, twin, seat)
+    return twin
+
+
+def _twin_differs(state: HandState, twin: HandState, seat: int) -> str | None:
+    """What ``seat`` sees differently in the two worlds, or None."""
+    mine, theirs = state.observation(seat), twin.observation(seat)
+    if mine != theirs:
+        keys = [k for k in mine if mine[k] != theirs.get(k)]
+        return ", ".join(f"{k} {mine[k]!r} / {theirs[k]!r}" for k in keys)
+    if state.legal_actions(seat) != twin.legal_actions(seat):
+        return f"legal {state.legal_actions(seat)} / {twin.legal_actions(seat)}"
+    return None
+
+
+def _check_refusals(state: HandState, seat: int, game: int, step: int) -> None:
+    """Illegal and malformed actions are refused with the state unchanged; a second
+    decision in one window is refused; an escape ends the hand and nothing follows it."""
+    before = _snapshot(state)
+    pristine = state.clone()
+    candidates = _illegal_candidates(state, seat)
+    for bad in candidates:
+        try:
+            state.apply(bad)
+        except IllegalActionError:
+            pass
+        else:
+            raise _fail(game, step, f"illegal {bad!r} was accepted")
+    if _snapshot(state) != before:
+        for bad in candidates:  # which one? each on its own copy
+            trial = pristine.clone()
+            with contextlib.suppress(IllegalActionError):
+                trial.apply(bad)
+            if _snapshot(trial) != before:
+                raise _fail(game, step, f"rejected {bad!r} changed the state")
+        raise _fail(game, step, "rejected actions changed the state")
+    legal = state.legal_actions(seat)
+    for action in legal:
+        trial = state.clone()
+        trial.apply(action)
+        if _snapshot(state) != before:
+            raise _fail(game, step, "applying to a clone changed the original")
+        if state.phase != "turn" and len(state.to_act()) > 1:
+            again = _snapshot(trial)
+            for second in legal:
+                try:
+                    trial.apply(second)
+                except IllegalActionError:
+                    pass
+                else:
+                    raise _fail(game, step, f"a second decision {second} was accepted")
+                if _snapshot(trial) != again:
+                    raise _fail(game, step, f"a refused second decision {second} changed it")
+    for s in range(4):
+        trial = state.clone()
+        trial.apply(Action(s, "escape"))
+        res = trial.result()
+        if res.escaped != s or sum(res.deltas) != 0 or res.deltas[s] > 0:
+            raise _fail(game, step, f"seat {s}'s escape gave {res.deltas}, escaped {res.escaped}")
+        ended = _snapshot(trial)
+        for after in [*legal, Action(s, "escape"), Action((s + 1) % 4, "pass")]:
+            try:
+                trial.apply(after)
+            except IllegalActionError:
+                pass
+            else:
+                raise _fail(game, step, f"{after} after the end was accepted")
+            if _snapshot(trial) != ended:
+                raise _fail(game, step, f"a refused {after} after the end changed the state")
+    odd: tuple[Any, ...] = (-1, 4, True, 1.0)
+    for s in odd:
+        for query in (state.observation, state.legal_actions):
+            try:
+                query(s)
+            except IllegalActionError:
+                continue
+            raise _fail(game, step, f"{query.__name__}({s!r}) was answered")
+
+
 def check_variant(
-    variant_id: str,
+    variant_id: str | Variant,
     options: Mapping[str, Any] | None = None,
     games: int = 100,
     seed: int = 0,
-    deep_every: int = 7,
+    deep_every: int = 11,
     bots: Sequence[str] | None = None,
 ) -> int:
     """Play ``games`` seeded random hands and check every invariant; returns steps checked.
 
     Checked: tiles conserved, deltas sum to zero, every legal action applies,
-    illegal ones are rejected with the state unchanged, clone() is independent,
-    replay(record(game)) reproduces the result, and observations do not change
-    when tiles hidden from that seat are permuted (on every ``deep_every``-th step).
-    Odd-numbered games steer discards towards wins so that settlement is exercised;
-    with ``bots`` (four names) those bots choose every action instead.
+    illegal and malformed ones (bad seats, wrong types, junk fields, second decisions,
+    actions after an escape) are rejected with the state unchanged, clone() is
+    independent, replay(record(game)) reproduces the result, and observations do not
+    change when tiles hidden from that seat are permuted (every ``deep_every``-th step).
+    Two worlds (DESIGN.md, information sets): every game is also played, action for
+    action while legal there, in a twin world that differs only in what one seat
+    (game % 4) cannot see, and that seat's observation and legal actions must be equal
+    in both at every step. Every fourth game lists every pass (so records with the
+    passes of seats that had nothing to claim replay); the others let seats whose only
+    choice is pass pass unasked (auto_pass). Odd games steer discards towards wins, so
+    that settlement is exercised; with ``bots`` (four names) those bots choose every
+    action instead.
     """
     options = dict(options or {})
     steps = 0
-    variant = get_variant(variant_id)
+    variant = get_variant(variant_id) if isinstance(variant_id, str) else variant_id
     total_tiles = sum(variant.tiles_for(variant.resolve_options(options)))
     for game in range(games):
         rng = random.Random((seed << 20) + game)
-        match = Match(variant_id, options, seed * 100_003 + game)
+        match = Match(variant, options, seed * 100_003 + game)
         state = match.new_hand()
+        observer = game % 4
+        start = hidden_twin(state, observer, random.Random(game))
+        _align_draw(state, start, observer)  # flowers dealt to the observer were replaced
+        twin: HandState | None = start
         players = None
         if bots is not None:
             from majiang.bots import make_bot
@@ -211,6 +505,12 @@ def check_variant(
             players = [make_bot(name, random.Random(game * 4 + i)) for i, name in enumerate(bots)]
         step = 0
         while not state.is_terminal():
+            if twin is not None:
+                differs = _twin_differs(state, twin, observer)
+                if differs:
+                    raise _fail(
+                        game, step, f"seat {observer} tells the two worlds apart: {differs}"
+                    )
             if _tile_total(state) != total_tiles:
                 raise _fail(game, step, f"{_tile_total(state)} tiles in play, not {total_tiles}")
             seats = state.to_act()
@@ -220,39 +520,33 @@ def check_variant(
                 if not state.legal_actions(s):
                     raise _fail(game, step, f"seat {s} must act but has no legal action")
             if step % deep_every == 0:
-                seat = seats[0]
-                before = _snapshot(state)
-                for bad in _illegal_candidates(state, seat):
-                    try:
-                        state.apply(bad)
-                    except IllegalActionError:
-                        pass
-                    else:
-                        raise _fail(game, step, f"illegal {bad} was accepted")
-                    if _snapshot(state) != before:
-                        raise _fail(game, step, f"rejected {bad} changed the state")
-                for legal in state.legal_actions(seat):
-                    trial = state.clone()
-                    trial.apply(legal)
-                    if _snapshot(state) != before:
-                        raise _fail(game, step, "applying to a clone changed the original")
+                _check_refusals(state, seats[0], game, step)
                 for s in range(4):
                     mine = _observation_key(state.observation(s))
-                    other = _observation_key(_hidden_permuted(state, s, rng).observation(s))
+                    other = _observation_key(hidden_permuted(state, s, rng).observation(s))
                     if mine != other:
                         raise _fail(game, step, f"seat {s}'s observation depends on hidden tiles")
-            if players is not None:
-                seat = state.to_act()[0]
-                state.apply(players[seat].act(state.observation(seat), state.legal_actions(seat)))
-            else:
-                pick = _steered_action if game % 2 else _random_action
-                state.apply(pick(state, rng))
             step += 1
+            if (game % 4 or players is not None) and state.phase != "turn":
+                passing = [s for s in seats if state.legal_actions(s) == [Action(s, "pass")]]
+                if passing:
+                    state.auto_pass()
+                    twin = twin_step(state, twin, [Action(s, "pass") for s in passing], observer)
+                    continue
+            if players is not None:
+                seat = seats[-1] if state.phase == "turn" else seats[0]
+                action = players[seat].act(state.observation(seat), state.legal_actions(seat))
+            else:
+                action = (_steered_action if game % 2 else _random_action)(state, rng)
+            state.apply(action)
+            twin = twin_step(state, twin, [action], observer)
         steps += step
         res = state.result()
         if sum(res.deltas) != 0:
             raise _fail(game, step, f"deltas {res.deltas} do not sum to zero")
         match.finish(state)
+        if VARIANTS.get(variant.id) is not variant:
+            continue  # records name registered variants only: nothing to replay against
         record = record_json(match)
         again = replay(record)
         if again != result_json(match):

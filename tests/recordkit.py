@@ -223,8 +223,10 @@ def record_action(*a: Any) -> Action:
 
 
 def do(state: HandState, seat: int, kind: str, tile: str | None = None) -> None:
-    """Apply one action ``(seat, type[, tile])`` (see :func:`action`)."""
+    """Apply one action ``(seat, type[, tile])`` (see :func:`action`); then the seats of
+    an open window whose only choice is pass pass (``auto_pass``), as drivers do."""
     state.apply(action(seat, kind, tile))
+    state.auto_pass()
 
 
 def in_legal_actions(state: HandState, x: Action) -> bool:
@@ -253,12 +255,14 @@ def run(
     in_window: Callable[[HandState, Action], bool] = in_legal_actions,
 ) -> HandState:
     """Apply actions as a record does: an action that ``in_window`` says is not part of
-    the open claim window closes it first (every undecided seat passes)."""
+    the open claim window closes it first (every undecided seat passes). At the end the
+    seats of an open window whose only choice is pass pass (``auto_pass``)."""
     for a in actions:
         x = to_action(*a)
         if state.phase != "turn" and not in_window(state, x):
             state.close_window()
         state.apply(x)
+    state.auto_pass()
     return state
 
 
@@ -288,6 +292,7 @@ def tsumogiri_step(state: HandState, *, strict: bool = False, keep: int | None =
     elif tile is None or not state.concealed[seat][tile]:
         tile = max(x for x in range(34) if state.concealed[seat][x] and x != keep)
     state.apply(Action(seat, "discard", tile))
+    state.auto_pass()
 
 
 def tsumogiri_until(

@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from majiang.bots import GreedyBot, RandomBot, play_hand
+from majiang.bots import Bot, GreedyBot, RandomBot, play_hand
 from majiang.bots.arena import arena, mean_ci
 from majiang.cli import main
 from majiang.cli.simulate import SimConfig, parse_option, run_simulation
 from majiang.engine import Action, Match
+from majiang.engine.state import HandState
 from majiang.records import load, replay
 from majiang.rules import VARIANTS
-from majiang.testing import check_variant
+from majiang.testing import check_variant, hidden_permuted
 
 ALL = sorted(VARIANTS)
 
@@ -45,16 +46,23 @@ def test_mean_ci() -> None:
 
 
 class Recorder:
-    """A bot that checks it is only ever offered legal actions and picks the first."""
+    """A bot that checks it is offered its own legal actions and an observation that
+    tiles hidden from it cannot change (DESIGN.md, information sets); picks the first."""
 
     name = "recorder"
 
-    def __init__(self) -> None:
+    def __init__(self, state: HandState) -> None:
         self.seen = 0
+        self.state = state
+        self.rng = random.Random(7)
 
     def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        assert legal and observation["legal"] == list(legal)
-        assert "wall" not in observation and "hands" not in observation
+        seat = legal[0].seat
+        assert observation == self.state.observation(seat)
+        assert observation["legal"] == list(legal) == self.state.legal_actions(seat)
+        assert observation["hand"] == self.state.hand_tiles(seat)
+        other = hidden_permuted(self.state, seat, self.rng)
+        assert other.observation(seat) == observation
         self.seen += 1
         return legal[0]
 
@@ -64,10 +72,10 @@ def test_greedy_and_custom_bots_pick_legal_actions(variant: str) -> None:
     """Every bot's choice applies (play_hand would raise on an illegal one)."""
     for seed in range(3):
         rng = random.Random(seed)
-        rec = Recorder()
-        bots = [GreedyBot(rng), RandomBot(rng), rec, GreedyBot(rng)]
         match = Match(variant, {}, seed)
         state = match.new_hand()
+        rec = Recorder(state)
+        bots: list[Bot] = [GreedyBot(rng), RandomBot(rng), rec, GreedyBot(rng)]
         decisions = play_hand(state, bots)
         assert decisions > 0 and rec.seen > 0
         assert sum(state.result().deltas) == 0

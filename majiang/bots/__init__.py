@@ -65,14 +65,26 @@ def make_bot(name: str, rng: random.Random) -> Bot:
 
 
 def play_hand(state: HandState, bots: Sequence[Bot]) -> int:
-    """Play a hand to its end with one bot per seat; returns the number of decisions."""
+    """Play a hand to its end with one bot per seat; returns the number of decisions.
+
+    Every seat in ``to_act`` is asked: in a claim window each undecided seat (those
+    whose only choice is pass pass without being asked, :meth:`HandState.auto_pass`),
+    in a turn first the seats that may declare an instant win, then the turn's seat.
+    """
     decisions = 0
     acts = [bot.act for bot in bots]
     observes = [getattr(bot, "observes", True) for bot in bots]
     empty: dict[str, Any] = {}
     while state.result_ is None:
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        state.apply(acts[seat](state.observation(seat) if observes[seat] else empty, legal))
-        decisions += 1
+        if state.phase != "turn":
+            state.auto_pass()
+            if state.phase == "turn" or state.result_ is not None:
+                continue
+            seats = state.to_act()
+        else:
+            seats = state.to_act()[-1:]  # a seat declaring before the dealer's first discard
+        for seat in seats:
+            legal = state.legal_actions(seat)
+            state.apply(acts[seat](state.observation(seat) if observes[seat] else empty, legal))
+            decisions += 1
     return decisions

@@ -149,6 +149,11 @@ class Session:
         """Let the bots act until the human must decide or the hand ends."""
         st = self.state
         while not st.is_terminal():
+            if st.phase != "turn":
+                st.auto_pass()  # seats (the human too) whose only choice is pass are not asked
+                if st.is_terminal():
+                    self._finished()
+                    return
             to_act = st.to_act()
             if st.phase == "turn" and self.human in to_act and st.current != self.human:
                 return  # an instant win (四红中) is declared before the dealer acts (D56)
@@ -177,8 +182,12 @@ class Session:
             self.log.append(text)
         self._note_chis(before)
         if st.is_terminal():
-            self.match.finish(st)
-            self.log.append(self.outcome_words())
+            self._finished()
+
+    def _finished(self) -> None:
+        """Book the ended hand on the match and say how it ended."""
+        self.match.finish(self.state)
+        self.log.append(self.outcome_words())
 
     def _note_chis(self, before: list[list[Meld]]) -> None:
         """Remember which hand tiles made a new chi with a wild (to show what it stands for)."""

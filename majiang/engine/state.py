@@ -77,7 +77,30 @@ class Action(NamedTuple):
         return f"S{self.seat} {self.type}{extra}"
 
 
+def _malformed(action: object) -> str | None:
+    """Why ``action`` is not a well-formed Action (types and ranges), or None if it is.
+
+    Checked before anything else, because a float or bool compares equal to an int:
+    ``Action(0.0, "discard", 5)`` is ``==`` a legal action but must be refused.
+    """
+    if not isinstance(action, Action):
+        return f"an action must be an Action, got {type(action).__name__}"
+    seat, kind, tile, tiles = action
+    if type(seat) is not int or not 0 <= seat <= 3:
+        return f"an action's seat must be an int 0-3, got {seat!r}"
+    if not isinstance(kind, str) or kind not in _ORDER:
+        return f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}"
+    if tile is not None and (type(tile) is not int or not 0 <= tile < 34):
+        return f"an action's tile must be None or an int 0-33, got {tile!r}"
+    if type(tiles) is not tuple or not all(type(x) is int and 0 <= x < 34 for x in tiles):
+        return f"an action's tiles must be a tuple of ints 0-33, got {tiles!r}"
+    if kind in ("pass", "escape", "hu") and (tile is not None or tiles):
+        return f"a {kind} names no tile, got {action.to_json()}"
+    return None
+
+
 _SINGLES = tuple((t,) for t in range(34))
+_OTHERS = tuple(tuple(s for s in range(4) if s != seat) for seat in range(4))
 _DISCARDS = tuple(tuple(Action(s, "discard", t) for t in range(34)) for s in range(4))
 _HU = tuple(Action(s, "hu") for s in range(4))
 _PASS = tuple(Action(s, "pass") for s in range(4))
@@ -187,7 +210,14 @@ class HandState:
         self.window_tile: int | None = None
         self.window_from: int | None = None
         self.window_options: dict[int, list[Action]] = {}
+        """The open window's seats with something to claim (their claims and pass)."""
+        self.window_seats: tuple[int, ...] = ()
+        """Every seat that decides in the open window, whether or not it can claim: the
+        others of a discard or added kong, the dealer after an instant declaration."""
         self.decisions: dict[int, Action] = {}
+        self.silent_passes: frozenset[int] = frozenset()
+        """Seats of the last window deemed to pass without a listed pass (auto_pass,
+        close_window): not in ``history``, which a record lists."""
         self.pending_kong: Meld | None = None
         self.kongs: list[tuple[Meld, int]] = []
         self.burned: list[int] = []
@@ -255,12 +285,16 @@ class HandState:
         return self.result().deltas
 
     def to_act(self) -> list[int]:
-        """Seats that must decide now: the turn's seat, or every seat with a claim open."""
+        """Seats that must decide now: the turn's seat (with, before the dealer's first
+        discard, the seats that may declare an instant win), or every undecided seat of
+        the open window, whether or not it can claim (its only choice may be pass)."""
         if self.result_ is not None:
             return []
         if self.phase == "turn":
-            return [self.current, *self._instant_seats()]
-        return sorted(s for s in self.window_options if s not in self.decisions)
+            if self.first_turn:
+                return [self.current, *self._instant_seats()]
+            return [self.current]
+        return [s for s in self.window_seats if s not in self.decisions]
 
     def _instant_for_dealer(self) -> bool:
         """Can the dealer declare an instant win now: 天胡 (complete; after his first-turn
@@ -272,9 +306,10 @@ class HandState:
         return self.rules.instant_win(self, self.dealer)
 
     def _instant_seats(self) -> list[int]:
-        """Other seats that may declare an instant win (D56): only in the dealer's first
-        turn, and only while the dealer has none of his own to declare (he is asked first)."""
-        if not self.first_turn or self.phase != "turn" or self._instant_for_dealer():
+        """Other seats that may declare an instant win (D56), on their own tiles only:
+        before the dealer's first discard. Whether the dealer has one of his own is
+        hidden from them, so it is settled after a declaration (the "declare" window)."""
+        if not self.first_turn or self.phase != "turn":
             return []
         return [
             s
@@ -289,15 +324,19 @@ class HandState:
         return list(chain.from_iterable(map(mul, _SINGLES, self.concealed[seat])))
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every legal decision of ``seat`` now, in canonical order (escape is always allowed)."""
+        """Every legal decision of ``seat`` now, in canonical order (escape is always
+        allowed); a function of what the seat may know (DESIGN.md, information sets)."""
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         if self.result_ is not None:
             return []
         if self.phase == "turn":
             if seat == self.current:
                 return list(self._turn_actions(seat))
             return [_HU[seat], _PASS[seat]] if seat in self._instant_seats() else []
-        if seat in self.window_options and seat not in self.decisions:
-            return list(self.window_options[seat])
+        if seat in self.window_seats and seat not in self.decisions:
+            opts = self.window_options.get(seat)
+            return list(opts) if opts else [_PASS[seat]]
         return []
 
     def _turn_actions(self, seat: int) -> list[Action]:
@@ -411,63 +450,92 @@ class HandState:
         return other
 
     def apply(self, action: Action) -> None:
-        """Apply a legal action; IllegalActionError (state unchanged) otherwise."""
+        """Apply a legal action; IllegalActionError (state unchanged) otherwise.
+
+        Every check comes before the first change, so nothing is ever half-applied.
+        """
+        bad = _malformed(action)
+        if bad is not None:
+            raise IllegalActionError(bad)
         if self.result_ is not None:
             raise IllegalActionError("the hand has already ended")
+        seat = action.seat
         if action.type == "escape":
             self.history.append(action)
-            self._end_escape(action.seat)
+            self._end_escape(seat)
             return
         if self.phase == "turn":
-            if action.seat != self.current:
-                if action.seat in self._instant_seats() and action.type in ("hu", "pass"):
+            if seat != self.current:
+                if action.type in ("hu", "pass") and seat in self._instant_seats():
                     self.history.append(action)
+                    self._turn_cache = None
                     if action.type == "pass":
-                        self.instant_declined.add(action.seat)  # D56: declined for good
+                        self.instant_declined.add(seat)  # D56: declined for good
                         return
-                    hand = self.hand_tiles(action.seat)
-                    self._end_win(WinInfo(action.seat, "instant", hand[-1], None))
+                    self._declare_instant(seat)
                     return
-                raise IllegalActionError(
-                    f"it is seat {self.current}'s turn, not seat {action.seat}'s"
-                )
-            if action not in self._turn_actions(action.seat):
+                raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {seat}'s")
+            if action not in self._turn_actions(seat):
                 raise IllegalActionError(self._why_not(action))
+            if action.type == "pass" and seat in self.silent_passes:
+                # FORMAT.md: a pass listed right after the window would be read as this
+                # seat's decision in it, so that decision is listed first
+                self.history.append(action)
             self.history.append(action)
             self._turn_cache = None
             self._apply_turn(action)
             return
-        opts = self.window_options.get(action.seat)
-        if action.seat in self.decisions:
-            raise IllegalActionError(f"seat {action.seat} has already decided in this window")
-        if action.seat == self.window_from:
-            raise IllegalActionError(f"seat {action.seat} cannot claim its own tile")
+        if seat not in self.window_seats:
+            if seat == self.window_from and self.phase != "declare":
+                raise IllegalActionError(f"seat {seat} cannot claim its own tile")
+            raise IllegalActionError(f"seat {seat} has nothing to decide in this window")
+        if seat in self.decisions:
+            raise IllegalActionError(f"seat {seat} has already decided in this window")
+        opts = self.window_options.get(seat)
         if opts is None:
             if action.type != "pass":
-                raise IllegalActionError(
-                    f"seat {action.seat} has nothing to claim on {Tile(self._window_tile())}"
+                what = (
+                    f"on {Tile(self.window_tile)}" if self.window_tile is not None else "now"
                 )
-            self.history.append(action)
-            return
-        if action not in opts:
+                raise IllegalActionError(f"seat {seat} has nothing to claim {what}")
+        elif action not in opts:
             raise IllegalActionError(self._why_not(action))
         self.history.append(action)
-        self.decisions[action.seat] = action
-        if all(s in self.decisions for s in self.window_options):
+        self.decisions[seat] = action
+        if len(self.decisions) == len(self.window_seats):
+            self._turn_cache = None
+            self._resolve_window()
+
+    def auto_pass(self) -> None:
+        """Every undecided seat of the open window whose only choice is pass passes.
+
+        Not written to ``history``: FORMAT.md deems a seat that is not listed to pass.
+        That choice depends only on the seat's own legal list, so drivers call this
+        instead of asking a bot (or a person) to pass; a window nobody can claim in then
+        resolves at once. Does nothing outside a window.
+        """
+        if self.phase == "turn" or self.result_ is not None:
+            return
+        opts = self.window_options
+        decisions = self.decisions
+        silent = [s for s in self.window_seats if s not in opts and s not in decisions]
+        if silent:
+            for s in silent:
+                decisions[s] = _PASS[s]
+            self.silent_passes = self.silent_passes.union(silent)
+        if len(decisions) == len(self.window_seats):
             self._turn_cache = None
             self._resolve_window()
 
     def close_window(self) -> None:
         """Every seat that has not decided passes; the window is then resolved."""
-        if self.phase in ("claim", "rob") and self.result_ is None:
-            for s in self.window_options:
-                self.decisions.setdefault(s, _PASS[s])
+        if self.phase != "turn" and self.result_ is None:
+            silent = [s for s in self.window_seats if s not in self.decisions]
+            for s in silent:
+                self.decisions[s] = _PASS[s]
+            self.silent_passes = self.silent_passes.union(silent)
             self._turn_cache = None
             self._resolve_window()
-
-    def _window_tile(self) -> int:
-        assert self.window_tile is not None
-        return self.window_tile
 
     def _why_not(self, action: Action) -> str:
         t = "" if action.tile is None else f" {Tile(action.tile)}"
@@ -533,9 +601,9 @@ class HandState:
             self.melds[seat][peng_idx] = meld
             self.pending_kong = meld
             self.rules.on_event(self, "kong", seat, t)
-            robbers = self._robbers(seat, t) if self.variant.rob_added_kong else {}
-            if robbers:
-                self._open_window("rob", seat, t, robbers)
+            if self.variant.rob_added_kong:
+                # every other seat decides, whether or not it can rob: who can is hidden
+                self._open_window("rob", seat, t, self._robbers(seat, t))
                 return
             self._kong_stands(seat)
             return
@@ -547,16 +615,14 @@ class HandState:
         self._after_discard(seat, t)
 
     def _after_discard(self, seat: int, t: int) -> None:
-        """The discard's claim window, or the next draw (RULES.md 0.4)."""
+        """The discard's claim window (RULES.md 0.4), for every other seat: whether any
+        seat can claim is hidden, so the window opens even when none can (FORMAT.md: a
+        seat with nothing to claim passes); auto_pass() or close_window() resolve it."""
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
         self.rules.on_event(self, "discard", seat, t)
-        options = self._claim_options(seat, t)
-        if options:
-            self._open_window("claim", seat, t, options)
-        else:
-            self._next_draw(seat)
+        self._open_window("claim", seat, t, self._claim_options(seat, t))
 
     def _kong_stands(self, seat: int) -> None:
         meld = self.pending_kong
@@ -646,24 +712,43 @@ class HandState:
         return acts
 
     def _open_window(
-        self, phase: str, source: int, t: int, options: dict[int, list[Action]]
+        self, phase: str, source: int, t: int | None, options: dict[int, list[Action]]
     ) -> None:
         self.phase = phase
         self.window_from = source
         self.window_tile = t
         self.window_options = options
+        self.window_seats = _OTHERS[source] if phase != "declare" else (self.dealer,)
         self.decisions = {}
+        self.silent_passes = frozenset()
+
+    def _declare_instant(self, seat: int) -> None:
+        """A non-dealer declares an instant win (D56, FORMAT.md): it stands unless the
+        dealer, asked next, declares his own (天胡优先, RULES.md 4.4)."""
+        dealer = self.dealer
+        options = {dealer: [_HU[dealer], _PASS[dealer]]} if self._instant_for_dealer() else {}
+        self._open_window("declare", seat, None, options)
 
     def _resolve_window(self) -> None:
         source = self.window_from
         t = self.window_tile
-        assert source is not None and t is not None
+        assert source is not None
         claims = [a for a in self.decisions.values() if a.type != "pass"]
         offered = self.window_options
         phase = self.phase
         self.phase = "turn"
         self.window_options = {}
+        self.window_seats = ()
         self.decisions = {}
+        if phase == "declare":
+            if claims:
+                drawn = self.drawn
+                tile = drawn if drawn is not None else self.hand_tiles(self.dealer)[-1]
+                self._end_win(WinInfo(self.dealer, "instant", tile, None))
+            else:
+                self._end_win(WinInfo(source, "instant", self.hand_tiles(source)[-1], None))
+            return
+        assert t is not None
         if phase == "rob":
             self._note_missed(offered, claims, t)
             robbers = [a for a in claims if a.type == "hu"]
@@ -824,6 +909,8 @@ class HandState:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know: its own tiles, everything public, nothing hidden."""
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         return {
             "variant": self.variant.id,
             "options": dict(self.options),

@@ -170,11 +170,30 @@ def _autoplay(state: HandState) -> None:
 
 
 def _belongs_to_window(state: HandState, action: Action, decided: set[int]) -> bool:
-    if state.phase == "turn" or action.seat in decided or action.seat == state.window_from:
+    """FORMAT.md claim windows: a legal claim or pass of an undecided seat of the window
+    (a seat with nothing to claim may pass); anything else closes it."""
+    if state.phase == "turn" or action.seat in decided:
         return False
-    if action.type == "pass":
-        return True
-    return action in state.window_options.get(action.seat, [])
+    return action in state.legal_actions(action.seat)
+
+
+def _void_declaration(state: HandState, action: Action, void: set[int]) -> bool:
+    """FORMAT.md (hu, instant wins): where the dealer and a non-dealer both declare, the
+    dealer's declaration stands whichever is listed first; so a non-dealer's instant-win
+    ``hu`` listed after the dealer's instant win ended the hand is void, not an error."""
+    result = state.result_
+    win = result.win if result is not None else None
+    return (
+        win is not None
+        and win.win_type == "instant"
+        and win.winner == state.dealer
+        and action.type == "hu"
+        and action.seat != state.dealer
+        and action.seat not in void
+        and action not in state.history
+        and state.first_turn
+        and state.rules.instant_win(state, action.seat)
+    )
 
 
 def _start_match(record: object) -> Match:
@@ -371,10 +390,14 @@ def _replay_hand(match: Match, index: int, hand: object) -> HandState:
     except MajiangError as err:
         raise RecordError(str(err), hand=index, field="deal") from None
     decided: set[int] = set()  # seats that decided in the open window
+    void: set[int] = set()  # declarations listed after the dealer's instant win
     for i, raw in enumerate(actions):
         action = _read_action(raw, index, i)
         try:
             if state.is_terminal():
+                if _void_declaration(state, action, void):
+                    void.add(action.seat)
+                    continue
                 raise RecordError("the hand has already ended")
             if state.phase != "turn" and not _belongs_to_window(state, action, decided):
                 state.close_window()
