@@ -7,7 +7,9 @@ that one player chose and the library applied):
 
 * ``majiang (C hand tables)``: ``Match(variant, {}, seed).new_hand()``, then
   ``seats = st.to_act()``, a random seat of those, ``st.legal_actions(seat)``,
-  ``st.apply(random legal action)`` until ``st.is_terminal()``. One ``apply()``
+  ``st.apply(random legal action)`` until ``st.is_terminal()``; in a claim window
+  ``st.auto_pass()`` first (seats whose only choice is pass, not counted as
+  decisions: every other seat is in every window since issue 15). One ``apply()``
   = one decision. The C accelerator ``majiang.hand._speedups`` is used if built.
 * ``majiang (pure Python)``: the same hands, with every majiang binding of the
   accelerated ``is_winning`` / ``waits`` / ``shanten`` (``majiang.hand``,
@@ -141,6 +143,10 @@ def majiang_runner(variant: str) -> Runner:
             t0 = clock()
             st = match.new_hand()
             while not st.is_terminal():
+                if st.phase != "turn":
+                    st.auto_pass()
+                    if st.is_terminal():
+                        break
                 seats = st.to_act()
                 seat = seats[randrange(len(seats))]
                 legal = st.legal_actions(seat)
@@ -314,7 +320,10 @@ def build_rows(args: argparse.Namespace) -> list[Row]:
     slow = range(args.seed, args.seed + args.rlcard_hands)
     rows: list[Row] = []
     if "majiang" in args.libs:
-        mj_loop = "`new_hand()`; `to_act()`, `legal_actions(seat)`, `apply(a)` per decision"
+        mj_loop = (
+            "`new_hand()`; `auto_pass()` in a claim window; `to_act()`, `legal_actions(seat)`,"
+            " `apply(a)` per decision"
+        )
         run, err = _make(lambda: majiang_runner(args.variant))
         c_label = "majiang (C hand tables)" if accelerated() else "majiang (C not built)"
         rows.append(Row(c_label, "majiang", mj_loop, run, fast, err))

@@ -215,9 +215,6 @@ class HandState:
         """Every seat that decides in the open window, whether or not it can claim: the
         others of a discard or added kong, the dealer after an instant declaration."""
         self.decisions: dict[int, Action] = {}
-        self.silent_passes: frozenset[int] = frozenset()
-        """Seats of the last window deemed to pass without a listed pass (auto_pass,
-        close_window): not in ``history``, which a record lists."""
         self.pending_kong: Meld | None = None
         self.kongs: list[tuple[Meld, int]] = []
         self.burned: list[int] = []
@@ -454,13 +451,23 @@ class HandState:
 
         Every check comes before the first change, so nothing is ever half-applied.
         """
-        bad = _malformed(action)
-        if bad is not None:
-            raise IllegalActionError(bad)
+        # exact types first (a float or bool seat or tile compares equal to an int); the
+        # ranges are those of the legal lists an action must be in, escape's checked here
+        if (
+            type(action) is not Action
+            or type(action[0]) is not int
+            or (action[2] is not None and type(action[2]) is not int)
+            or type(action[3]) is not tuple
+            or (action[3] and not all(type(x) is int for x in action[3]))
+        ):
+            raise IllegalActionError(_malformed(action) or f"not an action: {action!r}")
         if self.result_ is not None:
             raise IllegalActionError("the hand has already ended")
         seat = action.seat
         if action.type == "escape":
+            bad = _malformed(action)
+            if bad is not None:
+                raise IllegalActionError(bad)
             self.history.append(action)
             self._end_escape(seat)
             return
@@ -477,7 +484,7 @@ class HandState:
                 raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {seat}'s")
             if action not in self._turn_actions(seat):
                 raise IllegalActionError(self._why_not(action))
-            if action.type == "pass" and seat in self.silent_passes:
+            if action.type == "pass" and self._passed_unlisted(seat):
                 # FORMAT.md: a pass listed right after the window would be read as this
                 # seat's decision in it, so that decision is listed first
                 self.history.append(action)
@@ -493,7 +500,10 @@ class HandState:
             raise IllegalActionError(f"seat {seat} has already decided in this window")
         opts = self.window_options.get(seat)
         if opts is None:
-            if action.type != "pass":
+            if action != _PASS[seat]:
+                bad = _malformed(action)
+                if bad is not None:
+                    raise IllegalActionError(bad)
                 what = (
                     f"on {Tile(self.window_tile)}" if self.window_tile is not None else "now"
                 )
@@ -518,11 +528,18 @@ class HandState:
             return
         opts = self.window_options
         decisions = self.decisions
-        silent = [s for s in self.window_seats if s not in opts and s not in decisions]
-        if silent:
-            for s in silent:
+        if not opts and not decisions and self.phase == "claim":
+            # nobody can claim: the window resolves as every seat passed (the common case)
+            source = self.window_from
+            assert source is not None
+            self.phase = "turn"
+            self.window_seats = ()
+            self._turn_cache = None
+            self._next_draw(source)
+            return
+        for s in self.window_seats:
+            if s not in opts and s not in decisions:
                 decisions[s] = _PASS[s]
-            self.silent_passes = self.silent_passes.union(silent)
         if len(decisions) == len(self.window_seats):
             self._turn_cache = None
             self._resolve_window()
@@ -530,14 +547,25 @@ class HandState:
     def close_window(self) -> None:
         """Every seat that has not decided passes; the window is then resolved."""
         if self.phase != "turn" and self.result_ is None:
-            silent = [s for s in self.window_seats if s not in self.decisions]
-            for s in silent:
-                self.decisions[s] = _PASS[s]
-            self.silent_passes = self.silent_passes.union(silent)
+            for s in self.window_seats:
+                self.decisions.setdefault(s, _PASS[s])
             self._turn_cache = None
             self._resolve_window()
 
+    def _passed_unlisted(self, seat: int) -> bool:
+        """Did ``seat`` pass the last discard's window without a pass in ``history``
+        (auto_pass, close_window)? Only the window's decisions follow that discard."""
+        for a in reversed(self.history):
+            if a.type == "discard":
+                return a.seat != seat
+            if a.seat == seat:
+                return False
+        return False
+
     def _why_not(self, action: Action) -> str:
+        bad = _malformed(action)
+        if bad is not None:
+            return bad
         t = "" if action.tile is None else f" {Tile(action.tile)}"
         if (
             action.type == "discard"
@@ -720,7 +748,6 @@ class HandState:
         self.window_options = options
         self.window_seats = _OTHERS[source] if phase != "declare" else (self.dealer,)
         self.decisions = {}
-        self.silent_passes = frozenset()
 
     def _declare_instant(self, seat: int) -> None:
         """A non-dealer declares an instant win (D56, FORMAT.md): it stands unless the
