@@ -1480,3 +1480,102 @@ def test_baosanjia_dragon_thrown_with_one_meld_declared() -> None:
     assert (h["winner"], h["from"]) == (1, 0)
     assert {i["kind"] for i in h["items"]} == {"baosanjia"}
     assert h["deltas"] == [-12, 12, 0, 0]
+
+
+def test_all_one_suit_counts_the_melds_too() -> None:
+    # RULES.md 5.4 清一色: all 14 tiles, melds included. S1 pengs S0's 9p and wins on S2's
+    # 6m: 123m 456m 678m 11m + peng 999p are two suits, no flush.
+    # 胡 10 + 4 (exposed terminal triplet) = 14; 番 no_wild -> 28: S0 3, S2/S3 2.
+    h = play(
+        ["*9p", "99p123m456m78m11m1z", "*", "*"],
+        [(0, "discard", "9p"), (1, "peng"), (1, "discard", "1z"), (2, "discard", "6m"), (1, "hu")],
+        draws="6m",
+    )
+    assert (h["winner"], h["from"]) == (1, 2)
+    assert h["patterns"] == ["no_wild"]
+    assert h["deltas"] == [-3, 7, -2, -2]
+
+
+@pytest.mark.parametrize(
+    ("w", "patterns", "deltas"),
+    [
+        # characters with a pair of 9s: two suits. 胡 10 + 自摸 2 + 嵌档 2 = 14, 番 2 -> 56
+        ("123m456m789m46m99s", ["pang_hu", "no_wild"], [-6, 12, -3, -3]),
+        # characters with a pair of East: a half flush (as test_half_flush_2_fan) -> 224
+        ("123m456m789m46m11z", ["half_flush", "pang_hu", "no_wild"], [-23, 47, -12, -12]),
+    ],
+)
+def test_flushes_at_the_suit_honour_border(w: str, patterns: list[str], deltas: list[int]) -> None:
+    # RULES.md 5.4: 9s is a number tile and East an honour like any other.
+    h = s1_self_draw(w, "5m")
+    assert h["patterns"] == patterns
+    assert h["deltas"] == deltas
+
+
+@pytest.mark.parametrize("missing", ["1z", "2z", "3z", "4z"])
+def test_three_winds_are_not_four_winds(missing: str) -> None:
+    # RULES.md 5.4 四风全齐 needs all four winds (triplets or the pair): three wind triplets
+    # + 456p + 55m have no four_winds, whichever wind is missing.
+    triplets = "".join(w[0] * 3 for w in ("1z", "2z", "3z", "4z") if w != missing) + "z"
+    h = s1_self_draw(f"{triplets}55m56p", "4p")
+    assert h["patterns"] == ["no_wild"] + (["seat_wind_pung"] if missing != "2z" else [])
+
+
+def test_point_cap_of_1() -> None:
+    # RULES.md 5.4 / D75: any cap P > 0 applies, 1 included: every 牌点 is 1, so every seat
+    # with points gets ceil(0.1 or 0.05) = 1 from each other seat (TZ-1: S0, S1, S2).
+    assert tz1({"point_cap": 1})["deltas"] == [1, 1, 1, -3]
+
+
+def test_non_winner_seat_wind_from_a_dealer_after_him() -> None:
+    # Dealer S3: S0 is the dealer's next, wind South 2z, and holds a natural 222z: 8 x 2^1
+    # = 16 (D66). S1 self-draws READY + 4s: 48. S1 gets 5 (S3), 3 (S0), 3 (S2); S0 gets
+    # ceil(1.6) = 2 (S3), ceil(0.8) = 1 (S1), 1 (S2). [1, 10, -4, -7].
+    h = play(
+        ["*222z", READY, "*", "*9p"],
+        [(3, "discard", "9p"), (0, "discard", "9m"), (1, "hu")],
+        draws="9m 4s",
+        dealer=3,
+    )
+    assert (h["winner"], h["win_type"]) == (1, "self_draw")
+    assert h["deltas"] == [1, 10, -4, -7]
+
+
+def test_non_winner_concealed_simple_triplet_is_4_D66() -> None:
+    # dealer_double: S2 holds 666m and 777z: (4 + 8) x 2^1 = 24, S2 gets ceil(4.8) = 5 from
+    # the dealer and ceil(2.4) = 3 from S1 and S3. S1 (READY + 4s, 48) gets 10, 5, 5.
+    # [-15, 17, 6, -8].
+    h = play(
+        ["*9p", READY, "*666m777z", "*"],
+        [(0, "discard", "9p"), (1, "hu")],
+        draws="4s",
+        options={"settle_mode": "dealer_double"},
+    )
+    assert h["deltas"] == [-15, 17, 6, -8]
+
+
+def test_baosanjia_all_one_suit_won_on_a_nine() -> None:
+    # Trigger 2 in bamboo, won on 9s: chi 234s (S0), peng 555s and 666s (S2), 11s 78s wins
+    # on S2's 9s. 胡 10 + 2 + 2 = 14; 番 all_one_suit 4 + no_wild 1 -> 448. S2 pays S1's
+    # ceil(44.8) = 45 + ceil(22.4) = 23 + 23 = 91.
+    h = play(
+        ["*3s", "11s24s55s66s78s1z2z3z", "*5s6s9s", "*"],
+        [
+            (0, "discard", "3s"),
+            (1, "chi", "24s"),
+            (1, "discard", "1z"),
+            (2, "discard", "5s"),
+            (1, "peng"),
+            (1, "discard", "2z"),
+            (2, "discard", "6s"),
+            (1, "peng"),
+            (1, "discard", "3z"),
+            (2, "discard", "9s"),
+            (1, "hu"),
+        ],
+        draws="4p 5p 6p",
+    )
+    assert (h["winner"], h["from"]) == (1, 2)
+    assert "all_one_suit" in h["patterns"]
+    assert {i["kind"] for i in h["items"]} == {"baosanjia"}
+    assert h["deltas"] == [0, 91, -91, 0]
