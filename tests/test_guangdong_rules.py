@@ -1325,7 +1325,8 @@ def test_little_four_winds_with_each_wind_as_the_pair(pair: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("s1", "draw"), [("555z777z6z123m456p", "6z"), ("555z666z7z123m456p", "7z")]
+    ("s1", "draw"),
+    [("555z777z6z123m456p", "6z"), ("555z666z7z123m456p", "7z"), ("666z777z5z123m456p", "5z")],
 )
 def test_two_dragon_triplets_and_a_dragon_pair_are_no_big_three_dragons(s1: str, draw: str) -> None:
     # RULES.md 1.4 大三元 needs triplets of all three dragons; two triplets and the third
