@@ -230,3 +230,24 @@ def test_check_variant_catches_a_variant_that_leaks_hidden_tiles() -> None:
     with pytest.raises(ConformanceError, match="tells the two worlds apart"):
         check_variant(leaky, {"horses": False}, games=40, seed=1)
     assert check_variant(GUANGDONG, {"horses": False}, games=8, seed=1) > 0
+
+
+@pytest.mark.parametrize(("dealer_hand", "winner"), [(HEAVENLY, 0), (NOT_COMPLETE, 2)])
+def test_the_terminal_game_lets_the_human_dealer_answer_a_declaration_D56(
+    dealer_hand: str, winner: int
+) -> None:
+    # The greedy bot S2 declares its 四红中. With 天胡 the human dealer is asked (hu or
+    # pass) and his declaration stands; without an instant win his only answer is pass,
+    # taken unasked, and S2's 四红中 is the win.
+    from majiang.cli.session import Session
+
+    deal = partial_deal([dealer_hand, F1, FOUR_RED, F3], draws="2p 9p")
+    session = Session("hongzhong", dict(PLAIN), human=0, deals=[deal], start={"dealer": 0})
+    st = session.state
+    if winner == 0:
+        assert st.phase == "declare" and st.window_from == 2
+        assert session.human_legal() == [Action(0, "hu"), Action(0, "pass")]
+        session.play(Action(0, "hu"))
+    win = st.result().win
+    assert win is not None and (win.winner, win.win_type) == (winner, "instant")
+    assert len(session.match.finished) == 1 and "wins" in session.log[-1]
