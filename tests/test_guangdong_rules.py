@@ -47,7 +47,7 @@ from recordkit import (
 from majiang.engine.match import Match
 from majiang.engine.state import HandState, Meld, WinInfo
 from majiang.engine.wall import deal_from_wall, full_set
-from majiang.errors import IllegalActionError, MajiangError, RecordError
+from majiang.errors import IllegalActionError, MajiangError, OptionError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay, replay_match
 from majiang.rules import VARIANTS
@@ -1364,3 +1364,38 @@ def test_dealer_run_starts_at_1_and_a_record_may_not_say_0() -> None:
     assert Match("guangdong", {"first_dealer": 0}).counters == {"dealer_run": 1}
     with pytest.raises(RecordError, match="counter 'dealer_run' must be an integer >= 1, got 0"):
         replay(record(hand(BASIC, BASIC_ACTIONS, draws="6m"), run=0))
+
+
+# == what a front end shows: restrictions in force and the declared names ======================
+def test_restrictions_shown_no_discard_win_and_last_turn_D15() -> None:
+    # A complete hand offered only a peng of the discard sees why it may not win on it
+    # (RULES.md 1.3: self-draw and robbing only); the discarder and the others see nothing.
+    state = state1([F0 + " 4m", "123m456p789s44m55s", F2, F3], draws="5s")
+    do(state, 0, "discard", "4m")
+    shown = [state.rules.restrictions_now(state, s) for s in range(4)]
+    assert shown == [[], [("no_discard_win", "4m")], [], []]
+    do(state, 1, "pass")
+    assert state.rules.restrictions_now(state, 1) == []  # S1 drew: a self-draw is on offer
+    # The seat that drew the last tile (R = 0) sees its last turn; nobody sees anything
+    # once the hand is over.
+    state = state1(WALL_HANDS)
+    _drive_to(state, 0)
+    shown = [state.rules.restrictions_now(state, s) for s in range(4)]
+    assert shown == [[], [], [], [("last_turn", "")]]
+    do(state, 3, "discard", "6p")
+    assert state.is_terminal()
+    assert [state.rules.restrictions_now(state, s) for s in range(4)] == [[], [], [], []]
+
+
+def test_declared_names_are_found_and_unknown_ids_refused() -> None:
+    # Front ends read names from the declarations (patterns, the variant's own names, the
+    # names common to all variants) and the restrictions by id; an unknown id is an error.
+    assert GUANGDONG.term("little_four_winds") == GUANGDONG.patterns["little_four_winds"]
+    for ident in ("hu", "horse", "kong_direct"):
+        assert GUANGDONG.term(ident)[0] and GUANGDONG.term(ident)[1]
+    with pytest.raises(OptionError, match="declares no name for 'nope'"):
+        GUANGDONG.term("nope")
+    for r in GUANGDONG.restrictions:
+        assert GUANGDONG.restriction(r.id) is r
+    with pytest.raises(OptionError, match="declares no restriction 'nope'"):
+        GUANGDONG.restriction("nope")

@@ -1402,3 +1402,34 @@ def test_patterns_do_not_change_the_payment_value_is_1() -> None:
     st = state1(["123m456p789s234s5s 5s", F0, F2, F3])
     four = ["only_chows", "concealed", "pair_258", "self_draw"]
     assert st.rules.patterns(st, WinInfo(0, "self_draw", t("5s"), None)) == (four, 1)
+
+
+# == what a front end shows: payment arithmetic and the last tile ==============================
+def _notes(st: HandState) -> list[tuple[str, int, int, int, str, str]]:
+    return [(i.kind, i.payer, i.payee, i.points, i.note, i.reason) for i in st.result().items]
+
+
+def test_payment_notes_show_each_share_and_the_streak_3_5() -> None:
+    # Each item says how its amount was made: the share (20 for the discarder or a
+    # self-draw, 10 for the others) x 底分, x 连庄 (1 + s) when the dealer pays or is paid.
+    st = after(win_on_dealer_discard(1), [(0, "discard", "4s"), (1, "hu")], wins=1)
+    assert _notes(st) == [
+        ("hu", 0, 1, 40, "20 x 底分 1 x 连庄 2", "discard"),
+        ("hu", 2, 1, 10, "10 x 底分 1", "discard_other"),
+        ("hu", 3, 1, 10, "10 x 底分 1", "discard_other"),
+    ]
+    st = after(DEALER_TSUMO, DEALER_TSUMO_ACTS, draws=DEALER_TSUMO_DRAWS, wins=1)
+    assert _notes(st) == [("hu", p, 0, 40, "20 x 底分 1 x 连庄 2", "self_draw") for p in (1, 2, 3)]
+    # 包牌 (HN-3 at s = 1): the discarder S1 pays the three shares, the dealer's with 连庄
+    st = after(HN3_HANDS, HN3_ACTIONS, draws="1m 7p 4p 4p 7s 7s 7s 1p 2s 7s", wins=1)
+    shares = "10 x 底分 1 x 连庄 2 + 20 x 底分 1 + 10 x 底分 1"
+    assert _notes(st) == [
+        ("baopai", 1, 2, 50, f"包牌: the discarder pays all three shares: {shares}", "baopai")
+    ]
+
+
+def test_restriction_shown_on_the_last_tile_3_2() -> None:
+    # The draw leaving R = 15: that seat may only declare a self-draw (it does not discard).
+    st = wall_b({75: "5s"})
+    advance(st, 0, 15)
+    assert [st.rules.restrictions_now(st, s) for s in range(4)] == [[("last_tile", "")], [], [], []]

@@ -1466,3 +1466,48 @@ def test_no_flowers_in_hangzhou(flower: str) -> None:
     rec = record(hand([A + " 6z", B, C, "147m258p369s123z" + flower], [(1, "escape")]))
     with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
         replay(rec)
+
+
+# == what a front end shows: the restrictions in force (2.2, 2.3, D8, D24, D31) ================
+def _shown(state: HandState) -> list[list[tuple[str, str]]]:
+    return [state.rules.restrictions_now(state, s) for s in range(4)]
+
+
+def test_restrictions_shown_missed_win_and_missed_peng_until_own_draw_D8() -> None:
+    hands = [PAIRS_8P + " 6z", B, C, "147m148p147s1234z"]
+    state = state1(hands, draws="3z 1z 7z 2z 8p", lao=3)
+    drive(state, [OPEN, (1, "discard", "8p")])
+    assert _shown(state) == [[], [], [], []]  # the win is still on offer
+    drive(state, [(0, "pass"), (2, "discard", "1z")])
+    assert _shown(state) == [[("missed_win", "8p")], [], [], []]
+    drive(state, [(3, "discard", "8p")])  # S0 draws: 漏胡 is over
+    assert _shown(state) == [[], [], [], []]
+    state = state1(PENG_HANDS, draws="7s")
+    drive(state, [(0, "discard", "7s"), (2, "pass")])
+    assert _shown(state)[2] == [("missed_peng", "7s")]
+
+
+def test_restrictions_shown_zhuada_tan_and_two_chi_D24_D31() -> None:
+    # 抓打: every seat but the owner S1; 摊: S1 has two claims on S0 below 3老; without
+    # 承包 the two chis themselves are the limit (and S1 may not win on the 9s, 爆头-ready).
+    zhuada = [("zhuada", "S1")]
+    assert _shown(_zhuada_state()) == [zhuada, [], zhuada, zhuada]
+    state = state1(HZ4_HANDS, draws=HZ4_DRAWS, lao=1)
+    drive(state, HZ4_TO_9S)
+    assert _shown(state) == [[], [("tan", "S0")], [], []]
+    state = state1(HZ4_HANDS, draws=HZ4_DRAWS, lao=3)  # 3老, dealer pair: no limit
+    drive(state, HZ4_TO_9S)
+    assert _shown(state)[1] == [("no_discard_win", "9s")]
+    state = state1(HZ4_HANDS, draws=HZ4_DRAWS, lao=1, options={"chengbao": False})
+    drive(state, HZ4_TO_9S)
+    assert _shown(state)[1] == [("no_discard_win", "9s"), ("two_chi", "")]
+
+
+def test_restrictions_shown_last_turn_then_nothing_once_the_hand_is_over_D30() -> None:
+    # (S1 passed a peng of 4m on the way: its 漏碰 shows until the hand is over too.)
+    state = _end_state()
+    _drive_to(state, 20)
+    assert _shown(state) == [[], [("missed_peng", "4m")], [], [("last_turn", "")]]
+    drive(state, [(3, "discard", "5p"), (0, "pass")])
+    assert state.is_terminal()
+    assert _shown(state) == [[], [], [], []]

@@ -1202,3 +1202,47 @@ def test_no_flowers_in_hongzhong(flower: str) -> None:
         )
         with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
             replay(rec)
+
+
+# == what a front end shows: payment reasons and the birds =====================================
+def _notes(state: HandState) -> list[tuple[str, int, int, int, str, str]]:
+    return [(i.kind, i.payer, i.payee, i.points, i.note, i.reason) for i in state.result().items]
+
+
+def test_payment_notes_name_golden_bird_and_the_shares_paid_for_others_4_5() -> None:
+    # 金鸟 (no hit among 2m 4p, golden_bird on) is named as such; the 庄闲 point shows.
+    state = state1(BASIC, draws="5s", birds="2m 4p", options={"zhuang_xian": True})
+    run(state, BASIC_ACTIONS)
+    gold = [
+        ("hu", 0, 1, 2, "2 x 底分 1", "self_draw"),
+        ("bird", 0, 1, 2, "2 x 鸟分 1 x 底分 1", "golden_bird"),
+        ("zhuangxian", 0, 1, 1, "+1 x 底分 1", "zhuangxian"),
+    ]
+    for p in (2, 3):
+        gold += [
+            ("hu", p, 1, 2, "2 x 底分 1", "self_draw"),
+            ("bird", p, 1, 2, "2 x 鸟分 1 x 底分 1", "golden_bird"),
+        ]
+    assert _notes(state) == gold
+    # 抢杠胡包三家: the konger S1 pays every share, each other seat's marked as paid for it.
+    state = state1(rob_hands(), draws=ROB_DRAWS, birds="5p 3p", options={"rob_kong_pays_all": True})
+    run(state, [*ROB_ACTIONS, (2, "hu")])
+    bird = ("bird", 1, 2, 1, "1 x 鸟分 1 x 底分 1", "bird")
+    assert _notes(state) == [
+        ("hu", 1, 2, 2, "2 x 底分 1, for S0", "rob_kong_all"),
+        bird,
+        ("zhuangxian", 1, 2, 1, "+1 x 底分 1", "zhuangxian"),
+        ("hu", 1, 2, 2, "2 x 底分 1", "rob_kong"),
+        bird,
+        ("hu", 1, 2, 2, "2 x 底分 1, for S3", "rob_kong_all"),
+        bird,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tile", "note"), [("1m", ("中鸟", "hit")), ("7z", ("中鸟", "hit")), ("2s", ("不中", "miss"))]
+)
+def test_bird_note_says_hit_or_miss_4_5(tile: str, note: tuple[str, str]) -> None:
+    state = state1(BASIC)
+    assert state.rules.reserved_note(state, "birds", t(tile)) == note
+    assert state.rules.reserved_note(state, "horses", t(tile)) == ("", "")

@@ -1579,3 +1579,80 @@ def test_baosanjia_all_one_suit_won_on_a_nine() -> None:
     assert "all_one_suit" in h["patterns"]
     assert {i["kind"] for i in h["items"]} == {"baosanjia"}
     assert h["deltas"] == [0, 91, -91, 0]
+
+
+def test_pair_of_a_dragon_is_worth_2_hu() -> None:
+    # RULES.md 5.4: a pair of 7z is worth 2. 123m 456m 789m 46m 77z draws 5m: 胡 10 + 2
+    # (pair) + 自摸 2 + 嵌档 2 = 16; 番 half_flush 2 + pang_hu 1 + no_wild 1 -> 256:
+    # S0 ceil(25.6) = 26, S2/S3 ceil(12.8) = 13. (A pair worth 1 would give 240: 24, 12.)
+    h = s1_self_draw("123m456m789m46m77z", "5m")
+    assert h["patterns"] == ["half_flush", "pang_hu", "no_wild"]
+    assert h["deltas"] == [-26, 52, -13, -13]
+
+
+# == what a front end shows: restrictions in force and the arithmetic of each payment ==========
+def _shown(st: HandState) -> list[list[tuple[str, str]]]:
+    return [st.rules.restrictions_now(st, s) for s in range(4)]
+
+
+def _notes(st: HandState) -> list[tuple[str, int, int, int, str, str]]:
+    return [(i.kind, i.payer, i.payee, i.points, i.note, i.reason) for i in st.result().items]
+
+
+def test_restrictions_shown_wild_thrown_and_the_sheng_phase_5_1_5_2() -> None:
+    # S1 throws a 得 (5.1): it is told it can no longer win -- also where it holds a hand
+    # complete with S2's 2s (not "no discard win" then: no win at all).
+    hands = ["*1z", "123m456p789s11s34s", "*2s", "*22s7z"]
+    st = state(hands, draws="5m 9p 9m 5s 8p 2s", tail="6z", wild="5m")
+    run(st, [(0, "discard", "1z"), (1, "discard", "5m")])
+    assert _shown(st) == [[], [("wild_thrown", "")], [], []]
+    do(st, 2, "discard", "2s")
+    assert is_winning([*st.hand_tiles(1), t("2s")])
+    assert _shown(st) == [[], [("wild_thrown", "")], [], []]
+    # 生牌阶段 (R <= 30, 5.2) is shown to every seat, and only with the option on.
+    for on in (True, False):
+        st = state(["*9p", "*", "*", "*"], options={"sheng_phase": on})
+        kit.tsumogiri_until(st, 31)
+        assert not any(("sheng", "") in r for r in _shown(st))
+        kit.tsumogiri_until(st, 30)
+        assert all((("sheng", "") in r) is on for r in _shown(st))
+
+
+def test_payment_notes_show_each_pai_dian_and_its_weight_5_4_5_5() -> None:
+    # TZ-1: the winner's 胡 row by row, x 2^番, x the weight, rounded up to tens / 10; the
+    # non-winners' melds the same way.
+    st = replay_match(record(TZ1_HAND)).finished[0].state
+    winner = "胡 26 (底胡 10 + 暗刻 8 + 嵌档 2 + 碰 4 + 自摸 2) x 2^2 = 104"
+    s1 = "胡 2 (碰 2m 2) x 2^0 = 2"
+    s2 = "胡 16 (明杠 1z 16) x 2^0 = 16"
+    assert _notes(st) == [
+        *[("hu", p, 0, 11, f"{winner}; x 1 = 104, rounded up to tens / 10 = 11", "self_draw")
+          for p in (1, 2, 3)],
+        ("points", 0, 1, 1, f"{s1}; x 1 = 2, rounded up to tens / 10 = 1", "points"),
+        ("points", 2, 1, 1, f"{s1}; x 1/2 = 1, rounded up to tens / 10 = 1", "points"),
+        ("points", 3, 1, 1, f"{s1}; x 1/2 = 1, rounded up to tens / 10 = 1", "points"),
+        ("points", 0, 2, 2, f"{s2}; x 1 = 16, rounded up to tens / 10 = 2", "points"),
+        ("points", 1, 2, 1, f"{s2}; x 1/2 = 8, rounded up to tens / 10 = 1", "points"),
+        ("points", 3, 2, 1, f"{s2}; x 1/2 = 8, rounded up to tens / 10 = 1", "points"),
+    ]  # fmt: skip
+    # A discard completing a triplet (明刻) and a pair of 中 (对 2).
+    st = state(["*5m", "123m456p789s55m77z", "*", "*"])
+    run(st, [(0, "discard", "5m"), (1, "hu")])
+    won = "胡 14 (底胡 10 + 明刻 2 + 对 2) x 2^1 = 28"
+    assert [n[4] for n in _notes(st)] == [
+        f"{won}; x 1 = 28, rounded up to tens / 10 = 3",
+        f"{won}; x 1/2 = 14, rounded up to tens / 10 = 2",
+        f"{won}; x 1/2 = 14, rounded up to tens / 10 = 2",
+    ]
+    # 包三家 (trigger 3): the liable seat pays each share, named with its trigger.
+    st = state([f"{SHANTEN_2} 7z", "123m456p789s55m77z", "*", "*"])
+    run(st, [(0, "discard", "7z"), (1, "hu")])
+    won = "胡 14 (底胡 10 + 明刻 4) x 2^2 = 56"
+    dealer = "x 1 = 56, rounded up to tens / 10 = 6"
+    other = "x 1/2 = 28, rounded up to tens / 10 = 3"
+    assert [(i[3], i[4], i[5]) for i in _notes(st)] == [
+        (6, f"包三家 (中/发), for S0: {won}; {dealer}", "zhongfa"),
+        (3, f"包三家 (中/发), for S2: {won}; {other}", "zhongfa"),
+        (3, f"包三家 (中/发), for S3: {won}; {other}", "zhongfa"),
+    ]
+    assert {(i[0], i[1], i[2]) for i in _notes(st)} == {("baosanjia", 0, 1)}
