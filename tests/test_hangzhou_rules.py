@@ -1511,3 +1511,11 @@ def test_restrictions_shown_last_turn_then_nothing_once_the_hand_is_over_D30() -
     drive(state, [(3, "discard", "5p"), (0, "pass")])
     assert state.is_terminal()
     assert _shown(state) == [[], [], [], []]
+
+
+def test_wild_indicator_has_no_note_beyond_its_tile() -> None:
+    # What a front end shows beside a reserved tile: the flipped indicator is shown as it
+    # is (2.1), with no note (guangdong's horses and hongzhong's birds have one).
+    hands = [A + " 6z", B, C, "147m258p369s1234z"]
+    state = state1(hands, indicator="3m", options={"wild_mode": "flipped"})
+    assert state.rules.reserved_note(state, "wild_indicator", t("3m")) == ("", "")
