@@ -294,6 +294,9 @@ def _align_draw(state: HandState, twin: HandState, seat: int) -> None:
             twin.drawn = want
         twin._turn_cache = None
         _hide(twin, {seat}, want, got)
+    if state.current == seat == twin.current and twin.drawn != state.drawn:
+        twin.drawn = state.drawn  # several tiles drawn at once (flowers replaced): the last
+        twin._turn_cache = None
 
 
 def _hide(twin: HandState, keep: set[int], want: int, got: int) -> None:
