@@ -285,6 +285,8 @@ def _align_draw(state: HandState, twin: HandState, seat: int) -> None:
     ``twin`` the tiles it drew in ``state``: each tile it drew in the twin instead goes
     where the wanted one was hidden there."""
     mine, theirs = state.concealed[seat], twin.concealed[seat]
+    if sum(mine) != sum(theirs):
+        return  # not the same draws: the comparison then tells what differs
     while mine != theirs:
         want = next(t for t in range(34) if mine[t] > theirs[t])
         got = next(t for t in range(34) if theirs[t] > mine[t])

@@ -251,3 +251,24 @@ def test_the_terminal_game_lets_the_human_dealer_answer_a_declaration_D56(
     win = st.result().win
     assert win is not None and (win.winner, win.win_type) == (winner, "instant")
     assert len(session.match.finished) == 1 and "wins" in session.log[-1]
+
+
+def test_check_variant_catches_a_window_opened_only_when_some_seat_can_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The engine before issue 15: no window when nobody can claim, so a bystander's phase
+    # told whether another seat could claim. The two-worlds test finds it.
+    def old_after_discard(self: HandState, seat: int, tile: int) -> None:
+        self.first_turn = False
+        self.after_kong = None
+        self.drawn = None
+        self.rules.on_event(self, "discard", seat, tile)
+        options = self._claim_options(seat, tile)
+        if options:
+            self._open_window("claim", seat, tile, options)
+        else:
+            self._next_draw(seat)
+
+    monkeypatch.setattr(HandState, "_after_discard", old_after_discard)
+    with pytest.raises(ConformanceError, match="tells the two worlds apart"):
+        check_variant("guangdong", {"horses": False}, games=20, seed=1)
