@@ -1519,3 +1519,37 @@ def test_wild_indicator_has_no_note_beyond_its_tile() -> None:
     hands = [A + " 6z", B, C, "147m258p369s1234z"]
     state = state1(hands, indicator="3m", options={"wild_mode": "flipped"})
     assert state.rules.reserved_note(state, "wild_indicator", t("3m")) == ("", "")
+
+
+def test_restrictions_shown_zhuada_first_and_only_while_the_hand_lasts_D24() -> None:
+    # L = 3. S3 (123m 789m 456p 77s 99s) passes a win and a peng of the dealer's 7s (漏胡
+    # and 漏碰 until its draw); S1 then throws a wild: S3 is told of the 抓打 first, then
+    # of the rest. Once the hand is over nothing is shown.
+    hands = [A + " 6z", C, B, "123m789m456p77s99s"]
+    state = state1(hands, draws="5z 9m", lao=3)
+    drive(state, [(0, "discard", "7s")])
+    assert legal(state, 3) == {"S3 hu", "S3 peng", "S3 pass"}
+    drive(state, [(3, "pass"), (1, "discard", "5z")])
+    assert state.current == 2
+    missed = [("missed_win", "7s"), ("missed_peng", "7s")]
+    assert _shown(state)[3] == [("zhuada", "S1"), *missed]
+    # S2 (restricted, 123m 456m 789p 234s waiting on 7z) self-draws: the hand is over
+    h = [KA + " 6z", "258m258p258s123z5z", "123m456m789p234s7z", KC]
+    state = state1(h, draws="4z 7z")
+    drive(state, [OPEN, (1, "discard", "5z")])
+    assert _shown(state)[0] == [("zhuada", "S1")]
+    drive(state, [(2, "hu")])
+    assert state.is_terminal() and _shown(state) == [[], [], [], []]
+
+
+def test_restrictions_shown_tan_on_any_seat_and_two_chi_only_after_two_D31() -> None:
+    # HZ-4's first two claims moved three seats on: S0 has two 摊 on the dealer S3 (L = 1).
+    moved = [HZ4_HANDS[(s - 3) % 4] for s in range(4)]
+    acts = [((a[0] + 3) % 4, *a[1:]) for a in HZ4_TO_9S]
+    state = state1(moved, draws=HZ4_DRAWS, dealer=3)
+    drive(state, acts)
+    assert _shown(state)[0] == [("tan", "S3")]
+    # without 承包 one chi is no limit yet
+    state = state1(HZ4_HANDS, draws=HZ4_DRAWS, options={"chengbao": False})
+    drive(state, HZ4_TO_9S[:4])
+    assert len(state.melds[1]) == 1 and _shown(state)[1] == []
