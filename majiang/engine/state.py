@@ -323,13 +323,15 @@ class HandState:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every legal decision of ``seat`` now, in canonical order (escape is always
         allowed); a function of what the seat may know (DESIGN.md, information sets)."""
-        if type(seat) is not int or not 0 <= seat <= 3:
+        if type(seat) is not int:
+            raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
+        if self.phase == "turn" and seat == self.current and self.result_ is None:
+            return list(self._turn_actions(seat))
+        if not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         if self.result_ is not None:
             return []
         if self.phase == "turn":
-            if seat == self.current:
-                return list(self._turn_actions(seat))
             return [_HU[seat], _PASS[seat]] if seat in self._instant_seats() else []
         if seat in self.window_seats and seat not in self.decisions:
             opts = self.window_options.get(seat)
@@ -365,7 +367,8 @@ class HandState:
         c = self.concealed[seat]
         wild = self.wild
         found: list[Action] = []
-        if not self.meld_wilds:
+        if not self.meld_wilds or wild is None or not c[wild]:
+            # natural kongs only: no wild in melds, or none held (the common case)
             if 4 in c:  # wilds are never konged without wild_in_melds (RULES.md 4.1, 5.1)
                 found = [Action(seat, "kong", t) for t in range(34) if c[t] == 4 and t != wild]
             found += [
@@ -453,18 +456,19 @@ class HandState:
         """
         # exact types first (a float or bool seat or tile compares equal to an int); the
         # ranges are those of the legal lists an action must be in, escape's checked here
+        if type(action) is not Action:
+            raise IllegalActionError(_malformed(action) or f"not an action: {action!r}")
+        seat, kind, tile, tiles = action
         if (
-            type(action) is not Action
-            or type(action[0]) is not int
-            or (action[2] is not None and type(action[2]) is not int)
-            or type(action[3]) is not tuple
-            or (action[3] and not all(type(x) is int for x in action[3]))
+            type(seat) is not int
+            or (tile is not None and type(tile) is not int)
+            or type(tiles) is not tuple
+            or (tiles and not all(type(x) is int for x in tiles))
         ):
             raise IllegalActionError(_malformed(action) or f"not an action: {action!r}")
         if self.result_ is not None:
             raise IllegalActionError("the hand has already ended")
-        seat = action.seat
-        if action.type == "escape":
+        if kind == "escape":
             bad = _malformed(action)
             if bad is not None:
                 raise IllegalActionError(bad)
@@ -473,10 +477,10 @@ class HandState:
             return
         if self.phase == "turn":
             if seat != self.current:
-                if action.type in ("hu", "pass") and seat in self._instant_seats():
+                if kind in ("hu", "pass") and seat in self._instant_seats():
                     self.history.append(action)
                     self._turn_cache = None
-                    if action.type == "pass":
+                    if kind == "pass":
                         self.instant_declined.add(seat)  # D56: declined for good
                         return
                     self._declare_instant(seat)
@@ -484,7 +488,7 @@ class HandState:
                 raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {seat}'s")
             if action not in self._turn_actions(seat):
                 raise IllegalActionError(self._why_not(action))
-            if action.type == "pass" and self._passed_unlisted(seat):
+            if kind == "pass" and self._passed_unlisted(seat):
                 # FORMAT.md: a pass listed right after the window would be read as this
                 # seat's decision in it, so that decision is listed first
                 self.history.append(action)
@@ -650,7 +654,10 @@ class HandState:
         self.after_kong = None
         self.drawn = None
         self.rules.on_event(self, "discard", seat, t)
-        self._open_window("claim", seat, t, self._claim_options(seat, t))
+        self.window_options = self._claim_options(seat, t)  # sets window_from, window_tile
+        self.window_seats = _OTHERS[seat]
+        self.decisions = {}
+        self.phase = "claim"
 
     def _kong_stands(self, seat: int) -> None:
         meld = self.pending_kong
@@ -680,6 +687,7 @@ class HandState:
             claims = claims & {"hu"}  # RULES.md 1.2 / 2.2: the last discard is only won on
         if not claims:
             return out
+        chi_seat = (discarder + 1) % 4 if "chi" in claims else -1
         for s in range(4):
             if s == discarder:
                 continue
@@ -692,7 +700,7 @@ class HandState:
                 and self.rules.can_win_on_discard(self, s)
             ):
                 acts.append(_HU[s])
-            if self.concealed[s][t] >= 2 or self.meld_wilds or s == (discarder + 1) % 4:
+            if self.concealed[s][t] >= 2 or self.meld_wilds or s == chi_seat:
                 acts += self._meld_claims(s, discarder, t, claims)
             if acts:
                 acts = self.rules.filter_claims(self, s, acts)
