@@ -943,7 +943,12 @@ class HandState:
         return tiles
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know: its own tiles, everything public, nothing hidden."""
+        """What ``seat`` may know: its own tiles, everything public, nothing hidden.
+
+        ``phase`` is ``turn``, ``claim`` (a discard's window, open to every other seat),
+        ``rob`` (an added kong's), ``declare`` (a non-dealer's instant win awaiting the
+        dealer's answer, D56) or ``end``.
+        """
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         return {
