@@ -22,7 +22,7 @@ from recordkit import hand_entry, match_options, new_state, partial_deal, record
 from majiang.bots import GreedyBot, play_hand
 from majiang.engine.match import Match
 from majiang.engine.state import Action, HandState
-from majiang.errors import RecordError
+from majiang.errors import IllegalActionError, RecordError
 from majiang.records import replay
 from majiang.rules import VARIANTS
 from majiang.rules.base import Variant
@@ -148,6 +148,15 @@ def test_a_non_dealer_is_offered_four_red_dragons_whatever_the_dealers_hand_D56(
     win_a, win_b = a.result().win, b.result().win
     assert win_a is not None and (win_a.winner, win_a.win_type) == (0, "instant")
     assert win_b is not None and (win_b.winner, win_b.win_type) == (2, "instant")
+
+
+def test_a_declaration_with_junk_fields_is_refused_D56() -> None:
+    state = hongzhong_world(NOT_COMPLETE)
+    history = list(state.history)
+    for bad in [Action(2, "hu", t("7z")), Action(2, "pass", None, (t("7z"),)), Action(1, "hu")]:
+        with pytest.raises(IllegalActionError):
+            state.apply(bad)
+    assert state.history == history and state.to_act() == [0, 2] and state.phase == "turn"
 
 
 def one_hand(dealer_hand: str, actions: list[tuple[Any, ...]]) -> dict[str, Any]:

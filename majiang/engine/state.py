@@ -477,7 +477,7 @@ class HandState:
             return
         if self.phase == "turn":
             if seat != self.current:
-                if kind in ("hu", "pass") and seat in self._instant_seats():
+                if seat in self._instant_seats() and action in (_HU[seat], _PASS[seat]):
                     self.history.append(action)
                     self._turn_cache = None
                     if kind == "pass":
