@@ -140,11 +140,28 @@ def _illegal_candidates(state: HandState, seat: int) -> list[Action]:
     out += [Action(s, kind) for s in range(4) if s != seat for kind in ("hu", "pass")]
     out.append(Action((seat + 1) % 4, "discard", 0))
     typed = [a for a in out if a not in legal and a not in state.legal_actions(a.seat)]
-    return typed + _malformed_candidates(seat, legal)
+    bad = _malformed_candidates(seat)
+    for s in state.to_act():  # junk beside every seat's legal actions (a window, D56)
+        bad += _junk_variants(state.legal_actions(s)[:4])
+    return typed + [a for a in bad if not (_well_typed(a) and a in state.legal_actions(a.seat))]
 
 
-def _malformed_candidates(seat: int, legal: Sequence[Action]) -> list[Any]:
-    """Actions no state accepts: each equal, or nearly, to a legal one but ill-typed."""
+def _well_typed(action: object) -> bool:
+    """An Action whose fields have the exact types and ranges apply accepts."""
+    if not isinstance(action, Action):
+        return False
+    seat, _, tile, tiles = action
+    return (
+        type(seat) is int
+        and 0 <= seat <= 3
+        and (tile is None or (type(tile) is int and 0 <= tile < 34))
+        and type(tiles) is tuple
+        and all(type(x) is int and 0 <= x < 34 for x in tiles)
+    )
+
+
+def _malformed_candidates(seat: int) -> list[Any]:
+    """Actions no state accepts: bad seats, unknown types, junk fields, non-actions."""
     make: Any = Action  # deliberately ill-typed fields
     bad: list[Any] = []
     for s in (-1, 4, 7, True, False, float(seat), None, str(seat)):
@@ -153,7 +170,14 @@ def _malformed_candidates(seat: int, legal: Sequence[Action]) -> list[Any]:
     bad += [make(seat, "pass", 5), make(seat, "pass", None, (5,)), make(seat, "hu", 0)]
     bad += [make(seat, "discard", 34), make(seat, "discard", -1), make(seat, "discard")]
     bad += [(seat, "pass", None, ()), [seat, "pass"], None]  # not Actions at all
-    for a in legal[:4]:
+    return bad
+
+
+def _junk_variants(legal: Sequence[Action]) -> list[Any]:
+    """Each legal action with an ill-typed or junk field: equal, or nearly, to it."""
+    make: Any = Action  # deliberately ill-typed fields
+    bad: list[Any] = []
+    for a in legal:
         s, kind, tile, tiles = a
         bad += [make(float(s), kind, tile, tiles), make(s, kind.encode(), tile, tiles)]
         if tile is not None:
