@@ -1656,3 +1656,55 @@ def test_payment_notes_show_each_pai_dian_and_its_weight_5_4_5_5() -> None:
         (3, f"包三家 (中/发), for S3: {won}; {other}", "zhongfa"),
     ]
     assert {(i[0], i[1], i[2]) for i in _notes(st)} == {("baosanjia", 0, 1)}
+
+
+def test_baosanjia_dragon_thrown_with_three_melds_declared() -> None:
+    # Trigger 3 with four concealed tiles left: the dealer S0 pengs S1's 1p, 2s and 3m
+    # (discarding 9m, 9p between) and throws 7z keeping 1m 4p 7s 1z: shanten 2 with the
+    # three pengs as sets. S1 (123m 456p 789s 55m 77z) wins on it: 56, all paid by S0.
+    h = play(
+        ["11p22s33m1m4p7s1z7z9s9m9p", "123m456p789s55m77z", "*", "*"],
+        [
+            (0, "discard", "9s"),
+            (1, "discard", "1p"),
+            (0, "peng"),
+            (0, "discard", "9m"),
+            (1, "discard", "2s"),
+            (0, "peng"),
+            (0, "discard", "9p"),
+            (1, "discard", "3m"),
+            (0, "peng"),
+            (0, "discard", "7z"),
+            (1, "hu"),
+        ],
+        draws="1p 2s 3m",
+    )
+    assert (h["winner"], h["from"]) == (1, 0)
+    assert {i["kind"] for i in h["items"]} == {"baosanjia"}
+    assert h["deltas"] == [-12, 12, 0, 0]
+
+
+def test_wild_with_a_natural_tile_is_no_pair_even_where_it_would_score_more_D63() -> None:
+    # 111m 222m 333m 5m 得 78p draws 9p. Read 111m 222m 345m(得 = 4m) 789p + 33m: 胡 10 + 8
+    # + 4 + 自摸 2 = 24 (no 番). With 得 + 5m as a pair (not allowed) 333m would count 4
+    # more: 28. dealer_double: S0 pays ceil(4.8) = 5, S2/S3 ceil(2.4) = 3.
+    h = s1_self_draw("111m222m333m5m5z78p", "9p", d0="1z", options={"settle_mode": "dealer_double"})
+    assert h["patterns"] == ["basic_hand"]
+    assert h["deltas"] == [-5, 11, -3, -3]
+
+
+def test_restrictions_shown_wild_thrown_first_and_none_after_the_hand_5_1_5_2() -> None:
+    # S1 throws a 得, then passes a peng of S2's 1s: told first that it can no longer win,
+    # then of its 能碰不碰.
+    hands = ["*1z", "123m456p789s11s34s", "*1s", "*22s7z"]
+    st = state(hands, draws="5m 9p", tail="6z", wild="5m")
+    run(st, [(0, "discard", "1z"), (1, "discard", "5m"), (2, "discard", "1s")])
+    assert "S1 peng" in legal(st, 1)
+    run(st, [(1, "pass")])
+    assert _shown(st)[1] == [("wild_thrown", ""), ("missed_peng", "1s")]
+    # In the 生牌阶段 to the end of the wall (黄牌): nothing is shown once it is over.
+    st = state(["*9p", "*", "*", "*"])
+    kit.tsumogiri_until(st, 30)
+    while not st.is_terminal():
+        tsumogiri_step(st)
+    assert _shown(st) == [[], [], [], []]
