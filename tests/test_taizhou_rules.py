@@ -1708,3 +1708,14 @@ def test_restrictions_shown_wild_thrown_first_and_none_after_the_hand_5_1_5_2() 
     while not st.is_terminal():
         tsumogiri_step(st)
     assert _shown(st) == [[], [], [], []]
+
+
+@pytest.mark.parametrize("flower", ["1f", "8f"])
+def test_no_flowers_in_taizhou(flower: str) -> None:
+    # RULES.md 5.1: 136 tiles, no flowers (常规模式无花牌); a deal naming one is refused.
+    assert len(TAIZHOU.tile_counts) == 42 and sum(TAIZHOU.tile_counts) == 136
+    hands = ["147m147p147s1234z 9p", "258m258p258s1234z", "369m369p369s1234z"]
+    deal = partial_deal([*hands, "147m258p369s123z" + flower], reserved={"wild_indicator": "5z"})
+    hand = hand_entry(deal, autoplay="tsumogiri")
+    with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
+        replay(record(hand))
