@@ -19,9 +19,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from majiang.engine.match import Match
-from majiang.engine.state import Action, HandState
+from majiang.engine.state import Action, HandState, WinInfo
 from majiang.records import replay
+from majiang.rules.base import score_position
 from majiang.tiles import parse_tile, parse_tiles
+from majiang.view import Position
 
 __all__ = [
     "PLAYERS",
@@ -311,3 +313,9 @@ def tsumogiri_until(
         if seen is not None and state.phase == "turn":
             seen[state.live] = legal(state, state.current)
         step(state)
+
+
+def patterns_of(state: HandState, win: WinInfo) -> tuple[list[str], int]:
+    """The patterns and value the engine would settle ``win`` with in ``state`` now."""
+    sc = score_position(state.variant, state.options, Position.of(state), win)
+    return list(sc.patterns), sc.value

@@ -37,6 +37,7 @@ from recordkit import (
     match_options,
     new_state,
     partial_deal,
+    patterns_of,
     replay_one,
     start_of,
     t,
@@ -1287,7 +1288,7 @@ def test_each_win_is_scored_for_itself_not_from_an_earlier_one() -> None:
     plain = WinInfo(1, "self_draw", t("6m"), None)
     heavenly = WinInfo(1, "instant", t("6m"), None)
     for win, want in [(plain, (["basic_hand"], 1)), (heavenly, (["heavenly_hand"], 2))] * 2:
-        assert state.rules.patterns(state, win) == want
+        assert patterns_of(state, win) == want
 
 
 @pytest.mark.parametrize(
@@ -1372,19 +1373,33 @@ def test_restrictions_shown_no_discard_win_and_last_turn_D15() -> None:
     # (RULES.md 1.3: self-draw and robbing only); the discarder and the others see nothing.
     state = state1([F0 + " 4m", "123m456p789s44m55s", F2, F3], draws="5s")
     do(state, 0, "discard", "4m")
-    shown = [state.rules.restrictions_now(state, s) for s in range(4)]
+    shown = [state.restrictions(s) for s in range(4)]
     assert shown == [[], [("no_discard_win", "4m")], [], []]
     do(state, 1, "pass")
-    assert state.rules.restrictions_now(state, 1) == []  # S1 drew: a self-draw is on offer
+    assert state.restrictions(1) == []  # S1 drew: a self-draw is on offer
     # The seat that drew the last tile (R = 0) sees its last turn; nobody sees anything
     # once the hand is over.
     state = state1(WALL_HANDS)
     _drive_to(state, 0)
-    shown = [state.rules.restrictions_now(state, s) for s in range(4)]
+    shown = [state.restrictions(s) for s in range(4)]
     assert shown == [[], [], [], [("last_turn", "")]]
     do(state, 3, "discard", "6p")
     assert state.is_terminal()
-    assert [state.rules.restrictions_now(state, s) for s in range(4)] == [[], [], [], []]
+    assert [state.restrictions(s) for s in range(4)] == [[], [], [], []]
+
+
+def test_restrictions_shown_no_discard_win_for_a_seven_pairs_wait() -> None:
+    # RULES.md 1.3, 1.4: a concealed hand complete only as seven pairs with the discard
+    # (11m 33m 55m 77p 99p 444m + 4m, four 4m counting as two pairs) may peng or kong it
+    # but not win on it, and sees why.
+    state = state1([F0 + " 4m", "11m33m55m77p99p444m", F2, F3])
+    do(state, 0, "discard", "4m")
+    assert [state.restrictions(s) for s in range(4)] == [
+        [],
+        [("no_discard_win", "4m")],
+        [],
+        [],
+    ]
 
 
 def test_declared_names_are_found_and_unknown_ids_refused() -> None:

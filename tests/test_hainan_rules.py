@@ -32,6 +32,7 @@ from recordkit import (
     match_options,
     new_state,
     partial_deal,
+    patterns_of,
     replay_one,
     run,
     start_of,
@@ -1398,10 +1399,10 @@ def test_patterns_do_not_change_the_payment_value_is_1() -> None:
     # (what the calculator shows beside the patterns) is 1, with one 番 or with four.
     st = after(win_on_dealer_discard(1), [(0, "discard", "4s")])
     win = WinInfo(1, "discard", t("4s"), 0)
-    assert st.rules.patterns(st, win) == (["concealed"], 1)
+    assert patterns_of(st, win) == (["concealed"], 1)
     st = state1(["123m456p789s234s5s 5s", F0, F2, F3])
     four = ["only_chows", "concealed", "pair_258", "self_draw"]
-    assert st.rules.patterns(st, WinInfo(0, "self_draw", t("5s"), None)) == (four, 1)
+    assert patterns_of(st, WinInfo(0, "self_draw", t("5s"), None)) == (four, 1)
 
 
 # == what a front end shows: payment arithmetic and the last tile ==============================
@@ -1432,4 +1433,4 @@ def test_restriction_shown_on_the_last_tile_3_2() -> None:
     # The draw leaving R = 15: that seat may only declare a self-draw (it does not discard).
     st = wall_b({75: "5s"})
     advance(st, 0, 15)
-    assert [st.rules.restrictions_now(st, s) for s in range(4)] == [[("last_tile", "")], [], [], []]
+    assert [st.restrictions(s) for s in range(4)] == [[("last_tile", "")], [], [], []]

@@ -1470,7 +1470,7 @@ def test_no_flowers_in_hangzhou(flower: str) -> None:
 
 # == what a front end shows: the restrictions in force (2.2, 2.3, D8, D24, D31) ================
 def _shown(state: HandState) -> list[list[tuple[str, str]]]:
-    return [state.rules.restrictions_now(state, s) for s in range(4)]
+    return [state.restrictions(s) for s in range(4)]
 
 
 def test_restrictions_shown_missed_win_and_missed_peng_until_own_draw_D8() -> None:

@@ -35,6 +35,7 @@ from recordkit import (
     match_options,
     new_state,
     partial_deal,
+    patterns_of,
     replay_one,
     start_of,
     t,
@@ -403,7 +404,7 @@ def test_kong_only_while_R_at_least_1_D54() -> None:
     res = at_one.result()
     assert res.outcome == "draw"
     assert res.deltas == [6, -2, -2, -2]
-    assert HONGZHONG.rules.next_dealer(at_one) == (0, {})
+    assert HONGZHONG.rules.next_dealer(at_one, at_one.result()) == (0, {})
 
 
 def test_last_drawer_may_self_draw_D54() -> None:
@@ -1183,11 +1184,11 @@ def test_every_hand_pattern_has_the_value_1() -> None:
     state = state1([F0 + " 8m", WA, F2, F3], draws="5s")
     run(state, [(0, "discard", "8m")])
     win = WinInfo(1, "self_draw", t("5s"), None)
-    assert state.rules.patterns(state, win) == (["basic_hand"], 1)
+    assert patterns_of(state, win) == (["basic_hand"], 1)
     state = state1([F0 + " 8m", "2222m33m44m55p55s6m", F2, F3], draws="6m")
     run(state, [(0, "discard", "8m")])
     win = WinInfo(1, "self_draw", t("6m"), None)
-    assert state.rules.patterns(state, win) == (["seven_pairs"], 1)
+    assert patterns_of(state, win) == (["seven_pairs"], 1)
 
 
 @pytest.mark.parametrize("flower", ["1f", "8f"])

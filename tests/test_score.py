@@ -10,7 +10,7 @@ import pytest
 import recordkit as kit
 
 from majiang.cli import main
-from majiang.cli.score import explain, score
+from majiang.cli.score import Calculation, explain, score
 from majiang.errors import MajiangError, RecordError
 from majiang.scoring import Item, deltas
 
@@ -216,11 +216,11 @@ def test_calculator_agrees_with_replay(case: str, spec: dict[str, Any]) -> None:
     hand = spec.pop("hand")
     win = spec.pop("win")
     by = spec.pop("by")
-    state, info, patterns, _ = score(variant, hand, win, by, **spec)
+    calc = score(variant, hand, win, by, **spec)
     want = expected(case)
-    assert deltas(state.rules.settle(state, info)) == want["deltas"]
-    assert set(want["patterns"]) <= set(patterns)
-    assert info.win_type == want["win_type"]
+    assert deltas(calc.score.items) == want["deltas"]
+    assert set(want["patterns"]) <= set(calc.score.patterns)
+    assert calc.win.win_type == want["win_type"]
 
 
 def test_score_cli_explains_each_payment(capsys: pytest.CaptureFixture[str]) -> None:
@@ -295,10 +295,10 @@ def test_score_bad_input(argv: list[str], message: str, capsys: pytest.CaptureFi
 
 
 def test_explain_lists_items() -> None:
-    state, info, patterns, value = score(
+    calc = score(
         "guangdong", "123m456m789p234s11z", "4s", "self", seat=2, reserved={"horses": "3p"}
     )
-    text = explain(state, info, patterns, value)
+    text = explain(calc)
     assert "horse      S1 -> S0     2" in text
 
 
@@ -334,9 +334,10 @@ def _replayed(
     return kit.replay_one(kit.record(variant, [entry], options=options or {}))
 
 
-def _agree(h: dict[str, Any], state: Any, info: Any, patterns: list[str]) -> list[Item]:
+def _agree(h: dict[str, Any], calc: Calculation) -> list[Item]:
     """The calculator's patterns, items and deltas equal the replayed hand's."""
-    got = state.rules.settle(state, info)
+    got = list(calc.score.items)
+    info, patterns = calc.win, list(calc.score.patterns)
     assert patterns == h["patterns"]
     assert info.win_type == h["win_type"]
     assert sorted((i.kind, i.payer, i.payee, i.points) for i in got) == kit.items(h)
@@ -360,7 +361,7 @@ def test_calculator_agrees_guangdong_horse_on_a_target_netting_zero_D13(
         tail="8m 8p",
         reserved={"horses": horse},
     )  # fmt: skip
-    state, info, patterns, _ = score(
+    calc = score(
         "guangdong",
         "123s456s789s666s44s",
         "4s",
@@ -369,7 +370,7 @@ def test_calculator_agrees_guangdong_horse_on_a_target_netting_zero_D13(
         melds="S0: ckong 5555m; S1: ckong 2222p",
         reserved={"horses": horse},
     )
-    assert deltas(_agree(h, state, info, patterns)) == want
+    assert deltas(_agree(h, calc)) == want
 
 
 HAINAN_FILL = ("147m147p147s1234z", "258m258p258s1234z", "369m369p369s1234z")
@@ -381,18 +382,14 @@ def test_calculator_agrees_hainan_white_pung_D39() -> None:
     claim = [(0, "discard", "1m"), (1, "chi", "23m"), (1, "discard", "1s")]
     # S2's 5z completes 555z: a peng, dragon_pung, a legal discard win
     h = _replayed("hainan", hands, [*claim, (2, "discard", "5z"), (1, "hu")], draws="5z")
-    state, info, patterns, _ = score(
-        "hainan", "55z99p456p789s", "5z", "discard", seat=1, source=2, melds="chi 123m<S0"
-    )
-    assert deltas(_agree(h, state, info, patterns)) == [-10, 40, -20, -10]
+    calc = score("hainan", "55z99p456p789s", "5z", "discard", seat=1, source=2, melds="chi 123m<S0")
+    assert deltas(_agree(h, calc)) == [-10, 40, -20, -10]
     # self-drawn 5z: a concealed triplet, no 番
     more = [(2, "discard", "6z"), (3, "discard", "6z"), (0, "discard", "7z"), (1, "hu")]
     h = _replayed("hainan", hands, [*claim, *more], draws="6z 6z 7z 5z")
-    state, info, patterns, _ = score(
-        "hainan", "55z99p456p789s5z", "5z", "self", seat=1, melds="chi 123m<S0"
-    )
-    assert patterns == ["self_draw"]
-    _agree(h, state, info, patterns)
+    calc = score("hainan", "55z99p456p789s5z", "5z", "self", seat=1, melds="chi 123m<S0")
+    assert list(calc.score.patterns) == ["self_draw"]
+    _agree(h, calc)
     # a concealed 555z and a win on S2's 9p: no 番, so both refuse it (有番才能胡)
     hands = [f0 + " 1m", "23m 1s 555z 456p 789s 9p", f2, f3]
     with pytest.raises(RecordError):
@@ -421,7 +418,7 @@ def test_calculator_agrees_hainan_baopai_chis_and_pengs_apart_D41(
     ]  # fmt: skip
     h = _replayed("hainan", [f0 + " 1m", s1, f2, f3], actions, draws="6z 7z 4p 6z 7z 7s 6z 7z 5m")
     meld3 = "chi 789s<S0" if third == "chi" else "peng 777s<S0"
-    state, info, patterns, _ = score(
+    calc = score(
         "hainan",
         "67m55s",
         "5m",
@@ -430,7 +427,7 @@ def test_calculator_agrees_hainan_baopai_chis_and_pengs_apart_D41(
         source=0,
         melds=f"chi 123m<S0; chi 456p<S0; {meld3}",
     )
-    assert deltas(_agree(h, state, info, patterns)) == want
+    assert deltas(_agree(h, calc)) == want
 
 
 def test_calculator_agrees_taizhou_non_winners_natural_concealed_triplets_D66() -> None:
@@ -445,7 +442,7 @@ def test_calculator_agrees_taizhou_non_winners_natural_concealed_triplets_D66() 
         draws="4s",
         reserved={"wild_indicator": "5z"},
     )
-    state, info, patterns, _ = score(
+    calc = score(
         "taizhou",
         "123m456p789s23s55m4s",
         "4s",
@@ -454,9 +451,9 @@ def test_calculator_agrees_taizhou_non_winners_natural_concealed_triplets_D66() 
         others=f"S0: {s0}; S2: {s2}; S3: {s3}",
         reserved={"wild_indicator": "5z"},
     )
-    assert deltas(_agree(h, state, info, patterns)) == [-10, 8, -1, 3]
+    assert deltas(_agree(h, calc)) == [-10, 8, -1, 3]
     # without --others the non-winners hold nothing: only the winner is paid
-    state, info, _, _ = score(
+    calc = score(
         "taizhou",
         "123m456p789s23s55m4s",
         "4s",
@@ -464,7 +461,7 @@ def test_calculator_agrees_taizhou_non_winners_natural_concealed_triplets_D66() 
         seat=1,
         reserved={"wild_indicator": "5z"},
     )
-    assert deltas(state.rules.settle(state, info)) == [-5, 11, -3, -3]
+    assert deltas(calc.score.items) == [-5, 11, -3, -3]
 
 
 @pytest.mark.parametrize(

@@ -1592,7 +1592,7 @@ def test_pair_of_a_dragon_is_worth_2_hu() -> None:
 
 # == what a front end shows: restrictions in force and the arithmetic of each payment ==========
 def _shown(st: HandState) -> list[list[tuple[str, str]]]:
-    return [st.rules.restrictions_now(st, s) for s in range(4)]
+    return [st.restrictions(s) for s in range(4)]
 
 
 def _notes(st: HandState) -> list[tuple[str, int, int, int, str, str]]:

@@ -61,7 +61,7 @@ def collect(variant: str) -> dict[str, set[str]]:
                 while not state.is_terminal():
                     seats = state.to_act()
                     for seat in seats:
-                        for ident, _ in state.rules.restrictions_now(state, seat):
+                        for ident, _ in state.restrictions(seat):
                             seen["restriction"].add(ident)
                     seat = seats[0]
                     if game == 15 and hand == 0 and steps == 20:

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from majiang.cli.simulate import parse_option
 from majiang.engine.match import Match
-from majiang.engine.state import HandState, Meld, WinInfo
 from majiang.errors import MajiangError
 from majiang.hand import is_winning
+from majiang.rules.base import Variant, score_position
 from majiang.scoring import deltas
 from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
+from majiang.values import Meld, MeldKind, Phase, Score, WinInfo, WinType
+from majiang.view import Position
 
-__all__ = ["add_parser", "main", "parse_melds", "score"]
+__all__ = ["Calculation", "add_parser", "explain", "main", "parse_melds", "score"]
 
 _MELD = re.compile(
     r"^\s*(?:S(?P<owner>[0-3])\s*:\s*)?(?P<kind>chi|peng|kong|addkong|ckong)\s+"
@@ -32,6 +35,17 @@ WIN_TYPES = {
     "rob": "rob_kong",
     "kong": "kong_replacement",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Calculation:
+    """A scored win: the variant, the position built from the description, the win and its
+    ``Score`` (patterns, value, every payment), exactly as play would settle it."""
+
+    variant: Variant
+    position: Position
+    win: WinInfo
+    score: Score
 
 
 def parse_melds(text: str, winner: int) -> list[tuple[int, Meld]]:
@@ -60,7 +74,7 @@ def parse_melds(text: str, winner: int) -> list[tuple[int, Meld]]:
             raise MajiangError(f"{part!r} is not a {m['kind']}")
         if kind != "kong_concealed" and (src is None or src == owner):
             raise MajiangError(f"{part!r} needs the seat it was claimed from, e.g. '<S2'")
-        out.append((owner, Meld(kind, tiles, src if kind != "kong_concealed" else None)))
+        out.append((owner, Meld(MeldKind(kind), tiles, src if kind != "kong_concealed" else None)))
     return out
 
 
@@ -80,7 +94,7 @@ def score(
     flowers: str = "",
     chain: str = "",
     others: str = "",
-) -> tuple[HandState, WinInfo, list[str], int]:
+) -> Calculation:
     """Score one win; the hand is the concealed tiles, with the winning tile for self-draws.
 
     ``others`` gives other seats' concealed tiles (``S1: 777z 99s; S3: 8888m``); seats not
@@ -113,60 +127,80 @@ def score(
     except MajiangError as err:
         raise MajiangError(f"cannot build that hand: {err}") from None
     hidden = _others(others, seat)
+    v = state.variant
+    concealed_rows = [[0] * 34 for _ in range(4)]
     for s in range(4):
-        state.concealed[s] = [0] * 34
         for t in concealed if s == seat else hidden.get(s, []):
-            state.concealed[s][t] += 1
+            concealed_rows[s][t] += 1
+    meld_rows: list[list[Meld]] = [[] for _ in range(4)]
+    kongs: list[tuple[Meld, int]] = []
+    claims_count = [[0] * 4 for _ in range(4)]
     for owner, meld in placed:
-        state.melds[owner].append(meld)
+        meld_rows[owner].append(meld)
         if meld.is_kong:
-            state.kongs.append((meld, owner))
+            kongs.append((meld, owner))
         if meld.source is not None:
-            state.claims_count[owner][meld.source] += 1  # 摊 / 包牌 count claims
-    state.flowers = [[] for _ in range(4)]  # the filler deal's flowers are nobody's
-    state.flowers[seat] = _flowers(state, flowers)
-    state.seat_log[seat] = [*_chain(state, seat, chain, win_type), "D"]
-    _check_tiles(state, seat, concealed if self_draw else [*concealed, tile], hidden)
-    state.first_turn = False
-    state.drawn = tile if self_draw else None
-    state.current = seat
+            claims_count[owner][meld.source] += 1  # 摊 / 包牌 count claims
+    flower_rows: list[tuple[int, ...]] = [(), (), (), ()]
+    flower_rows[seat] = tuple(_flowers(v, flowers))
+    log_rows: list[tuple[str, ...]] = [(), (), (), ()]
+    log_rows[seat] = (*_chain(v, state.wild, meld_rows[seat], chain, win_type), "D")
+    window = win_type in ("discard", "rob_kong")
+    position = Position(
+        options=dict(state.options),
+        dealer=state.dealer,
+        counters=dict(state.counters),
+        wild=state.wild,
+        shapes=dict(state.shapes),
+        deal=state.deal,
+        reserved=dict(state.reserved),
+        concealed=tuple(tuple(r) for r in concealed_rows),
+        melds=tuple(tuple(r) for r in meld_rows),
+        flowers=tuple(flower_rows),
+        kongs=tuple(kongs),
+        claims_count=tuple(tuple(r) for r in claims_count),
+        seat_log=tuple(log_rows),
+        live=state.live,
+        phase={"discard": Phase.CLAIM, "rob_kong": Phase.ROB}.get(win_type, Phase.TURN),
+        current=seat,
+        drawn=None if window else tile,
+        window_tile=tile if window else None,
+        window_from=source if window else None,
+    )
+    position = replace(position, variant_state=v.rules.start(position))
+    _check_tiles(v, position, seat, concealed if self_draw else [*concealed, tile], hidden)
     shape_tiles = concealed if self_draw else [*concealed, tile]
-    held = len(shape_tiles) + 3 * len(state.melds[seat])
+    held = len(shape_tiles) + 3 * len(meld_rows[seat])
     if held != 14:
         raise MajiangError(
             f"the winner holds {held} tiles with the winning tile (melds as 3); a hand has 14"
         )
-    flags = {**state.shapes}
-    if state.melds[seat]:
+    flags = {**position.shapes}
+    if meld_rows[seat]:
         flags.update(seven_pairs=False, thirteen_orphans=False)
-    if not is_winning(shape_tiles, wild=state.wild, **flags):
+    if not is_winning(shape_tiles, wild=position.wild, **flags):
         raise MajiangError(
-            f"{format_tiles(shape_tiles)} with {len(state.melds[seat])} meld(s) is not a "
+            f"{format_tiles(shape_tiles)} with {len(meld_rows[seat])} meld(s) is not a "
             f"winning hand in {variant}"
         )
     kong_source = None
     if win_type == "kong_replacement":
-        kongs = [m for m in state.melds[seat] if m.is_kong]
-        if not kongs:
+        own_kongs = [m for m in meld_rows[seat] if m.is_kong]
+        if not own_kongs:
             raise MajiangError("--by kong needs a kong among the winner's melds")
-        state.after_kong = kongs[-1]
-        kong_source = kongs[-1].source if kongs[-1].kind == "kong_direct" else None
-    if win_type in ("discard", "rob_kong"):
-        state.window_from = source
-        state.window_tile = tile
-    _check_allowed(state, seat, win_type, tile, source)
-    info = WinInfo(seat, win_type, tile, source if not self_draw else None, kong_source)
-    patterns, value = state.rules.patterns(state, info)
-    return state, info, patterns, value
+        kong_source = own_kongs[-1].source if own_kongs[-1].kind == "kong_direct" else None
+    _check_allowed(v, position, seat, win_type, tile, source)
+    info = WinInfo(seat, WinType(win_type), tile, source if not self_draw else None, kong_source)
+    return Calculation(v, position, info, score_position(v, position.options, position, info))
 
 
-def _flowers(state: HandState, text: str) -> list[int]:
+def _flowers(variant: Variant, text: str) -> list[int]:
     """The winner's exposed flowers: flower tiles, in a variant that has them (RULES.md 3.1)."""
     tiles = [int(t) for t in parse_tiles(text)]
     if not tiles:
         return []
-    if not state.variant.flowers:
-        raise MajiangError(f"{state.variant.id} is played without flowers; leave out --flowers")
+    if not variant.flowers:
+        raise MajiangError(f"{variant.id} is played without flowers; leave out --flowers")
     if any(t < 34 for t in tiles):
         raise MajiangError(f"--flowers takes flower tiles 1f-8f only, got {text!r}")
     return tiles
@@ -175,7 +209,9 @@ def _flowers(state: HandState, text: str) -> list[int]:
 _CHAIN = {"D": "draw", "K": "kong", "P": "wild discarded", "X": "discard", "C": "chi or peng"}
 
 
-def _chain(state: HandState, seat: int, text: str, win_type: str) -> list[str]:
+def _chain(
+    variant: Variant, wild: int | None, melds: list[Meld], text: str, win_type: str
+) -> list[str]:
     """The winner's earlier actions (hangzhou's 杠 and 飘 chain, D35), checked against the
     melds and the win: every K needs a kong, P needs wilds, a kong-replacement win ends in K."""
     chain = list(text.replace(" ", ""))
@@ -186,9 +222,9 @@ def _chain(state: HandState, seat: int, text: str, win_type: str) -> list[str]:
                 + ", ".join(f"{k} ({v})" for k, v in _CHAIN.items())
                 + f"; got {code!r} in {text!r}"
             )
-    if "P" in chain and state.wild is None:
+    if "P" in chain and wild is None:
         raise MajiangError(f"--chain {text!r}: P is a wild discarded, and this hand has no wilds")
-    kongs = sum(1 for m in state.melds[seat] if m.is_kong)
+    kongs = sum(1 for m in melds if m.is_kong)
     if win_type == "kong_replacement" and not kongs:
         raise MajiangError("--by kong needs a kong among the winner's melds")
     if chain.count("K") > kongs:
@@ -209,19 +245,23 @@ def _chain(state: HandState, seat: int, text: str, win_type: str) -> list[str]:
 
 
 def _check_tiles(
-    state: HandState, seat: int, winner_tiles: list[int], hidden: dict[int, list[int]]
+    variant: Variant,
+    state: Position,
+    seat: int,
+    winner_tiles: list[int],
+    hidden: dict[int, list[int]],
 ) -> None:
     """Every tile named must exist in the variant's set, no more copies than it holds
     (RULES.md 0.2), counting the winner's tiles, all melds, others' tiles, flowers and
     reserved tiles; every seat holds at most four melds."""
-    counts = state.variant.tiles_for(state.options)
+    counts = variant.tiles_for(state.options)
     named = [0] * len(counts)
     for t in winner_tiles:
         named[t] += 1
     for tiles in hidden.values():
         for t in tiles:
             named[t] += 1
-    claims = state.variant.claims
+    claims = variant.claims
     for s, melds in enumerate(state.melds):
         if len(melds) > 4:
             raise MajiangError(f"S{s} has {len(melds)} melds; a hand has at most four")
@@ -230,7 +270,7 @@ def _check_tiles(
                 named[t] += 1
             claim = _CLAIM_OF.get(m.kind)
             if claim is not None and claim not in claims:
-                raise MajiangError(f"{state.variant.id} has no {claim} (S{s}'s {_meld_text(m)})")
+                raise MajiangError(f"{variant.id} has no {claim} (S{s}'s {_meld_text(m)})")
             if m.kind == "chi" and m.source != (s - 1) % 4:
                 # RULES.md 0.6: a chi takes the previous seat's discard only
                 raise MajiangError(
@@ -244,13 +284,11 @@ def _check_tiles(
             named[t] += 1
     for t, n in enumerate(named):
         if n and not counts[t]:
-            raise MajiangError(
-                f"{state.variant.id} has no {Tile(t)} in its tile set (RULES.md 0.2)"
-            )
+            raise MajiangError(f"{variant.id} has no {Tile(t)} in its tile set (RULES.md 0.2)")
         if n > counts[t]:
             raise MajiangError(
                 f"{n} x {Tile(t)} named (hand, winning tile, melds, flowers, reserved); "
-                f"{state.variant.id} has {counts[t]} (RULES.md 0.2)"
+                f"{variant.id} has {counts[t]} (RULES.md 0.2)"
             )
 
 
@@ -263,38 +301,40 @@ def _meld_text(m: Meld) -> str:
     return f"{kind} {format_tiles(m.tiles)}{src}"
 
 
-def _reason(state: HandState, ident: str, fallback: str) -> str:
+def _reason(variant: Variant, ident: str, fallback: str) -> str:
     """Why a win is refused, in the variant's declared words (its restriction ``ident``)."""
-    for r in state.variant.restrictions:
+    for r in variant.restrictions:
         if r.id == ident:
             return f"{r.rule} ({r.zh})"
     return fallback
 
 
 def _check_allowed(
-    state: HandState, seat: int, win_type: str, tile: int, source: int | None
+    variant: Variant, state: Position, seat: int, win_type: str, tile: int, source: int | None
 ) -> None:
     """Refuse a win that play would not offer, by the variant's own declarations and hooks
     (the same the engine asks), so the calculator never scores a forbidden win."""
-    variant, rules = state.variant, state.rules
+    rules = variant.rules
     vid = variant.id
     if win_type == "discard":
         claims = variant.claims
         if tile == state.wild:
             claims = claims & variant.wild_discard_claims  # RULES.md 2.1: 财神不能放铳
             if "hu" not in claims:
-                raise MajiangError(
-                    f"{vid}: a discarded wild ({Tile(tile)}) cannot be won on"
-                )
+                raise MajiangError(f"{vid}: a discarded wild ({Tile(tile)}) cannot be won on")
         if "hu" not in claims:
             raise MajiangError(
                 f"{vid} has no win on a discard: "
-                + _reason(state, "no_discard_win", variant.summary[1] or "self-draw only")
+                + _reason(variant, "no_discard_win", variant.summary[1] or "self-draw only")
             )
-        if not (rules.may_win_on_discard(state, seat) and rules.can_win_on_discard(state, seat)):
+        assert source is not None
+        if not (
+            rules.may_win_on_discard(state, seat, source, tile)
+            and rules.can_win_on_discard(state, seat, source, tile)
+        ):
             raise MajiangError(
                 f"{vid}: S{seat} may not win on S{source}'s {Tile(tile)}: "
-                + _reason(state, "no_discard_win", "its rules do not allow this win on a discard")
+                + _reason(variant, "no_discard_win", "its rules do not allow this win on a discard")
             )
     elif win_type == "rob_kong":
         if not variant.rob_added_kong:
@@ -309,20 +349,16 @@ def _check_allowed(
                 f"give it, e.g. 'S{source}: peng {Tile(tile).notation[0] * 3}"
                 f"{Tile(tile).notation[1]}<S{(source + 2) % 4}'"
             )
-        state.pending_kong = Meld("kong_added", (tile,) * 4, peng.source, peng.claimed, peng.wilds)
-        try:
-            allowed = rules.can_rob(state, seat)
-        finally:
-            state.pending_kong = None
-        if not allowed:
+        adding = Meld(MeldKind.KONG_ADDED, (tile,) * 4, peng.source, peng.claimed, peng.wilds)
+        if not rules.can_rob(replace(state, pending_kong=adding), seat, source, tile):
             raise MajiangError(
                 f"{vid}: S{seat} may not rob S{source}'s kong of {Tile(tile)}: "
-                + _reason(state, "no_rob", "its rules do not allow robbing this kong")
+                + _reason(variant, "no_rob", "its rules do not allow robbing this kong")
             )
     elif not rules.can_self_draw(state, seat):
         raise MajiangError(
             f"{vid}: S{seat} may not win by self-draw here: "
-            + _reason(state, "no_self_draw", "its rules do not allow it")
+            + _reason(variant, "no_self_draw", "its rules do not allow it")
         )
 
 
@@ -344,16 +380,16 @@ def _others(text: str, winner: int) -> dict[int, list[int]]:
     return out
 
 
-def explain(state: HandState, info: WinInfo, patterns: list[str], value: int) -> str:
+def explain(calc: Calculation) -> str:
     """Patterns, value, every payment with its reason, and the deltas."""
-    items = state.rules.settle(state, info)
+    state, info, items = calc.position, calc.win, calc.score.items
     src = "" if info.source is None else f" from S{info.source}"
     lines = [
-        f"{state.variant.id}: S{info.winner} wins on {Tile(info.tile)} by {info.win_type}{src}"
+        f"{calc.variant.id}: S{info.winner} wins on {Tile(info.tile)} by {info.win_type}{src}"
         f" (dealer S{state.dealer}"
         + (f", wild {Tile(state.wild)}" if state.wild is not None else "")
         + ")",
-        f"patterns: {', '.join(patterns)}   value: {value}",
+        f"patterns: {', '.join(calc.score.patterns)}   value: {calc.score.value}",
         "payments:",
     ]
     for it in items:
@@ -405,7 +441,8 @@ def add_parser(sub: Any) -> None:
         "--reserved",
         action="append",
         metavar="K=TILES",
-        help="reserved tiles: horses=3p, birds=5s8p, wild_indicator=3s",
+        help="reserved tiles by purpose, as the variant names them (see majiang rules VARIANT), "
+        "e.g. K=3p",
     )
     p.add_argument("--flowers", default="", help="the winner's exposed flowers (hainan)")
     p.add_argument(
@@ -435,7 +472,7 @@ def main(args: Any) -> int:
     for r in args.reserved or []:
         k, v = parse_option(r)
         reserved[k] = str(v)
-    state, info, patterns, value = score(
+    calc = score(
         args.variant,
         args.hand,
         args.win,
@@ -451,5 +488,5 @@ def main(args: Any) -> int:
         chain=args.chain,
         others=args.others,
     )
-    print(explain(state, info, patterns, value))
+    print(explain(calc))
     return 0

@@ -12,6 +12,7 @@ from typing import Any
 from majiang.bots import Bot, make_bot
 from majiang.engine.match import Match
 from majiang.engine.state import Action, HandState, Meld
+from majiang.values import ActionType
 from majiang.records import record_json
 from majiang.rules import Variant, get_variant
 from majiang.tiles import Tile, chinese_name
@@ -221,7 +222,7 @@ class Session:
     def escape(self) -> None:
         """The human leaves mid-hand: an escape (RULES.md 0.9); the match ends."""
         if not self.state.is_terminal():
-            self._apply(Action(self.human, "escape"))
+            self._apply(Action(self.human, ActionType.ESCAPE))
 
     def next_hand(self) -> bool:
         """Deal the next hand with the rotation's dealer; False when the match is over."""
@@ -234,7 +235,7 @@ class Session:
     def restrictions(self) -> list[str]:
         """The restrictions in force for the human now, in words (抓打, 漏胡, 弃碰 …)."""
         out = []
-        for ident, detail in self.spec.rules.restrictions_now(self.state, self.human):
+        for ident, detail in self.state.restrictions(self.human):
             r = self.spec.restriction(ident)
             words = r.now.format(detail) if r.now else r.rule
             out.append(f"{r.zh} {r.en}: {words}")

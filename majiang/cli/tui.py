@@ -23,6 +23,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Selec
 
 from majiang.cli.session import ACTION_WORDS, Session, meld_tiles
 from majiang.engine.state import Action, Meld
+from majiang.values import ActionType
 from majiang.errors import MajiangError
 from majiang.rules import VARIANTS, Variant, get_variant
 from majiang.rules.base import Option
@@ -176,7 +177,7 @@ def settlement_lines(session: Session) -> list[str]:
         for t in tiles:
             zh, en = v.rules.reserved_note(st, purpose, t)
             shown.append(f"{Tile(t)} {zh} {en}".strip())
-        if res.win is not None or purpose == "wild_indicator":
+        if res.win is not None or v.reserved_purpose(purpose).shown == "deal":
             lines.append(f"{named(v, purpose)}: " + ", ".join(shown))
     lines.append("Payments 结算:" if res.items else "Payments 结算: none")
     lines += ["  " + item_words(v, it) for it in res.items]
@@ -438,7 +439,7 @@ class TableScreen(Screen[None]):
         if st.wild is not None:
             parts.append(f"{named(v, 'wild')} {Tile(st.wild)} {chinese_name(st.wild)}")
         for purpose, tiles in st.reserved.items():
-            if purpose != "wild_indicator":
+            if v.reserved_purpose(purpose).shown != "deal":
                 parts.append(f"{named(v, purpose)} {len(tiles)}")
         totals = " ".join(f"S{i} {t:+d}" for i, t in enumerate(s.match.totals))
         return "  ".join(parts) + f"  totals {totals}"
@@ -595,7 +596,9 @@ class TableScreen(Screen[None]):
             return any(a.type == parameters[0] for a in legal)
         if action == "discard_drawn":
             drawn = self.drawn_tile()
-            return drawn is not None and Action(self.session.human, "discard", drawn) in legal
+            return (
+                drawn is not None and Action(self.session.human, ActionType.DISCARD, drawn) in legal
+            )
         if action == "choose":
             index = int(str(parameters[0]))
             return not any(a.type == "discard" for a in legal) and index < len(self.choices())
@@ -603,7 +606,8 @@ class TableScreen(Screen[None]):
             index = int(str(parameters[0]))
             tiles = self.hand_order()
             return (
-                index < len(tiles) and Action(self.session.human, "discard", tiles[index]) in legal
+                index < len(tiles)
+                and Action(self.session.human, ActionType.DISCARD, tiles[index]) in legal
             )
         return True
 
@@ -670,7 +674,7 @@ class TableScreen(Screen[None]):
         if getattr(b, "action_obj", None) is not None:
             self.play(b.action_obj)  # type: ignore[attr-defined]
         elif hasattr(b, "tile"):
-            self.play(Action(self.session.human, "discard", b.tile))
+            self.play(Action(self.session.human, ActionType.DISCARD, b.tile))
 
     def action_choose(self, index: int) -> None:
         """In a claim window the number keys choose between the claims (e.g. which chi)."""
@@ -682,14 +686,14 @@ class TableScreen(Screen[None]):
         legal = self.session.human_legal()
         tiles = self.hand_order()
         if index < len(tiles):
-            act = Action(self.session.human, "discard", tiles[index])
+            act = Action(self.session.human, ActionType.DISCARD, tiles[index])
             if act in legal:
                 self.play(act)
 
     def action_discard_drawn(self) -> None:
         drawn = self.drawn_tile()
         if drawn is not None:
-            self.play(Action(self.session.human, "discard", drawn))
+            self.play(Action(self.session.human, ActionType.DISCARD, drawn))
 
     def action_act(self, kind: str) -> None:
         options = [a for a in self.session.human_legal() if a.type == kind]

@@ -87,8 +87,14 @@ class Match:
             self.rng.shuffle(wall)
             built = deal_from_wall(wall, self.dealer, reserved)
         else:
+            purposes = [r.id for r in self.variant.reserved]
             built = fill_deal(
-                deal, self.variant.tiles_for(self.options), self.dealer, reserved, self.rng
+                deal,
+                self.variant.tiles_for(self.options),
+                self.dealer,
+                reserved,
+                self.rng,
+                purposes,
             )
         return HandState(self.variant, self.options, self.dealer, self.counters, built)
 
@@ -97,7 +103,7 @@ class Match:
         result = state.result()
         for s, d in enumerate(result.deltas):
             self.totals[s] += d
-        dealer, counters = self.variant.rules.next_dealer(state)
+        dealer, counters = self.variant.rules.next_dealer(state, state.result())
         done = FinishedHand(state, dealer, counters)
         self.finished.append(done)
         self.dealer, self.counters = dealer, counters

@@ -10,163 +10,42 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import mul
-from typing import Any, NamedTuple
+from typing import Any
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
-from majiang.rules.base import Variant
-from majiang.scoring import Item, deltas
-from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
+from majiang.observation import Observation, observe
+from majiang.rules.base import Variant, score_position
+from majiang.scoring import Item
+from majiang.tiles import Tile, format_tiles
+from majiang.values import (
+    ACTION_TYPES,
+    Action,
+    ActionType,
+    Deal,
+    Event,
+    HandResult,
+    Meld,
+    MeldKind,
+    Outcome,
+    Phase,
+    VariantState,
+    WinInfo,
+    WinType,
+    malformed,
+)
+from majiang.view import Position
 
-__all__ = ["Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
-
-ACTION_TYPES = ("hu", "kong", "peng", "chi", "discard", "pass", "escape")
-_ORDER = {t: i for i, t in enumerate(ACTION_TYPES)}
-
-
-class Action(NamedTuple):
-    """A player's decision, as FORMAT.md section 2 lists it."""
-
-    seat: int
-    type: str
-    tile: int | None = None
-    tiles: tuple[int, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """The action as a record writes it."""
-        out: dict[str, Any] = {"seat": self.seat, "type": self.type}
-        if self.tile is not None:
-            out["tile"] = str(Tile(self.tile))
-        if self.tiles:
-            out["tiles"] = format_tiles(self.tiles)
-        return out
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> Action:
-        """Parse a record's action; NotationError or IllegalActionError on bad input."""
-        if not isinstance(data, Mapping):
-            raise IllegalActionError(f"an action must be an object, got {data!r}")
-        seat = data.get("seat")
-        kind = data.get("type")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-            raise IllegalActionError(f"action seat must be 0-3, got {seat!r}")
-        if not isinstance(kind, str) or kind not in _ORDER:
-            raise IllegalActionError(
-                f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}"
-            )
-        tile = parse_tile(data["tile"]) if "tile" in data else None
-        tiles = parse_tiles(data["tiles"]) if "tiles" in data else ()
-        if (tile is not None and tile >= 34) or any(t >= 34 for t in tiles):
-            # RULES.md 3.1: a flower is exposed and replaced at once, never played
-            raise IllegalActionError(f"a {kind} cannot name a flower")
-        return Action(
-            seat, kind, None if tile is None else int(tile), tuple(sorted(int(t) for t in tiles))
-        )
-
-    def sort_key(self) -> tuple[int, int, tuple[int, ...]]:
-        """Canonical order: hu, kong, peng, chi, discard, pass; then by tile."""
-        return (_ORDER[self.type], -1 if self.tile is None else self.tile, self.tiles)
-
-    def __str__(self) -> str:
-        extra = f" {Tile(self.tile)}" if self.tile is not None else ""
-        if self.tiles:
-            extra += f" {format_tiles(self.tiles)}"
-        return f"S{self.seat} {self.type}{extra}"
-
-
-def _malformed(action: object) -> str | None:
-    """Why ``action`` is not a well-formed Action (types and ranges), or None if it is.
-
-    Checked before anything else, because a float or bool compares equal to an int:
-    ``Action(0.0, "discard", 5)`` is ``==`` a legal action but must be refused.
-    """
-    if not isinstance(action, Action):
-        return f"an action must be an Action, got {type(action).__name__}"
-    seat, kind, tile, tiles = action
-    if type(seat) is not int or not 0 <= seat <= 3:
-        return f"an action's seat must be an int 0-3, got {seat!r}"
-    if not isinstance(kind, str) or kind not in _ORDER:
-        return f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}"
-    if tile is not None and (type(tile) is not int or not 0 <= tile < 34):
-        return f"an action's tile must be None or an int 0-33, got {tile!r}"
-    if type(tiles) is not tuple or not all(type(x) is int and 0 <= x < 34 for x in tiles):
-        return f"an action's tiles must be a tuple of ints 0-33, got {tiles!r}"
-    if kind in ("pass", "escape", "hu") and (tile is not None or tiles):
-        return f"a {kind} names no tile, got {action.to_json()}"
-    return None
-
+__all__ = ["ACTION_TYPES", "Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
 
 _SINGLES = tuple((t,) for t in range(34))
 _OTHERS = tuple(tuple(s for s in range(4) if s != seat) for seat in range(4))
-_DISCARDS = tuple(tuple(Action(s, "discard", t) for t in range(34)) for s in range(4))
-_HU = tuple(Action(s, "hu") for s in range(4))
-_PASS = tuple(Action(s, "pass") for s in range(4))
-_PENG = tuple(Action(s, "peng") for s in range(4))
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A declared meld: ``kind`` chi, peng, kong_direct, kong_added or kong_concealed."""
-
-    kind: str
-    tiles: tuple[int, ...]
-    source: int | None = None
-    """The seat the claimed tile came from (an added kong keeps its peng's)."""
-    claimed: int | None = None
-    wilds: int = 0
-    """Wild tiles standing in this meld (RULES.md 2.1); they are no longer wilds."""
-
-    @property
-    def is_kong(self) -> bool:
-        """Any of the three kong kinds."""
-        return self.kind.startswith("kong")
-
-    @property
-    def exposed(self) -> bool:
-        """Everything but a concealed kong is exposed (RULES.md 0.6)."""
-        return self.kind != "kong_concealed"
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """The starting position of a hand: hands in seat order, the live wall, reserved tiles."""
-
-    hands: tuple[tuple[int, ...], ...]
-    wall: tuple[int, ...]
-    """Live wall, front first: ordinary draws take wall[0], back draws wall[-1]."""
-    reserved: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class WinInfo:
-    """Who won, how, and on which tile."""
-
-    winner: int
-    win_type: str
-    tile: int
-    source: int | None
-    """The discarder or the robbed konger; None for self-draws."""
-    kong_source: int | None = None
-    """For kong_replacement: the seat whose discard was konged (direct kong), else None."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended, with every payment (FORMAT.md section 3, one hand)."""
-
-    outcome: str
-    win: WinInfo | None
-    patterns: tuple[str, ...]
-    items: tuple[Item, ...]
-    escaped: int | None = None
-
-    @property
-    def deltas(self) -> list[int]:
-        """Each seat's change; sums to zero."""
-        return deltas(self.items)
+_DISCARDS = tuple(tuple(Action(s, ActionType.DISCARD, t) for t in range(34)) for s in range(4))
+_HU = tuple(Action(s, ActionType.HU) for s in range(4))
+_PASS = tuple(Action(s, ActionType.PASS) for s in range(4))
+_PENG = tuple(Action(s, ActionType.PENG) for s in range(4))
 
 
 class HandState:
@@ -202,7 +81,7 @@ class HandState:
         self.hi = len(self.wall)
         self.reserved = {k: tuple(v) for k, v in deal.reserved.items()}
         self.current = dealer
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self.drawn: int | None = deal.hands[dealer][-1] if deal.hands[dealer] else None
         self.can_win_now = True
         self.first_turn = True
@@ -221,6 +100,7 @@ class HandState:
         """Tiles taken from the back and put out of play (variants that burn tiles)."""
         self.history: list[Action] = []
         self.result_: HandResult | None = None
+        self._ended_at = -1
         self._turn_cache: list[Action] | None = None
         self.wild: int | None = self.rules.wild_kind(self.options, self.reserved)
         self.shapes = dict(variant.shapes)
@@ -236,11 +116,11 @@ class HandState:
         """Each seat's own actions: D draw, K kong, P wild discard, X discard, C chi/peng."""
         self.missed_win: list[set[int]] = [set() for _ in range(4)]
         self.missed_peng: list[set[int]] = [set() for _ in range(4)]
-        self.extra: dict[str, Any] = {}
-        """Variant state, immutable values only; keys starting with _ are hidden from seats."""
         if any(self.flowers):
             self._replace_dealt_flowers()
-        self.rules.on_start(self)
+        self.variant_state: VariantState | None = None
+        """The variant's own state, as its ``start`` / ``on_event`` hooks returned it."""
+        self.variant_state = self.rules.start(self)
 
     def _replace_dealt_flowers(self) -> None:
         """D48: from the dealer in turn order, each seat replaces its flowers from the back.
@@ -267,6 +147,11 @@ class HandState:
         """R: tiles left in the live wall."""
         return self.hi - self.lo
 
+    @property
+    def ended(self) -> bool:
+        """Has the hand ended? (HandView)"""
+        return self.result_ is not None
+
     def is_terminal(self) -> bool:
         """True once the hand has ended."""
         return self.result_ is not None
@@ -281,13 +166,25 @@ class HandState:
         """Deltas of the ended hand (OpenSpiel's returns)."""
         return self.result().deltas
 
+    def rewards(self) -> list[int]:
+        """Each seat's reward for the last ``apply`` (OpenSpiel's rewards): the hand's
+        deltas on the step that ended it, zeros on every other; they sum to ``returns``."""
+        if self.result_ is not None and self._ended_at == len(self.history):
+            return self.result_.deltas
+        return [0, 0, 0, 0]
+
+    def restrictions(self, seat: int) -> list[tuple[str, str]]:
+        """The variant's restrictions in force for ``seat`` now, as (id, detail), for front
+        ends to explain why a choice is missing (抓打, 漏胡 …); ids name ``Variant.term``."""
+        return self.rules.restrictions_now(self, seat, self.legal_actions(seat))
+
     def to_act(self) -> list[int]:
         """Seats that must decide now: the turn's seat (with, before the dealer's first
         discard, the seats that may declare an instant win), or every undecided seat of
         the open window, whether or not it can claim (its only choice may be pass)."""
         if self.result_ is not None:
             return []
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             if self.first_turn:
                 return [self.current, *self._instant_seats()]
             return [self.current]
@@ -306,7 +203,7 @@ class HandState:
         """Other seats that may declare an instant win (D56), on their own tiles only:
         before the dealer's first discard. Whether the dealer has one of his own is
         hidden from them, so it is settled after a declaration (the "declare" window)."""
-        if not self.first_turn or self.phase != "turn":
+        if not self.first_turn or self.phase != Phase.TURN:
             return []
         return [
             s
@@ -325,13 +222,13 @@ class HandState:
         allowed); a function of what the seat may know (DESIGN.md, information sets)."""
         if type(seat) is not int:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
-        if self.phase == "turn" and seat == self.current and self.result_ is None:
+        if self.phase == Phase.TURN and seat == self.current and self.result_ is None:
             return list(self._turn_actions(seat))
         if not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         if self.result_ is not None:
             return []
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             return [_HU[seat], _PASS[seat]] if seat in self._instant_seats() else []
         if seat in self.window_seats and seat not in self.decisions:
             opts = self.window_options.get(seat)
@@ -370,11 +267,13 @@ class HandState:
         if not self.meld_wilds or wild is None or not c[wild]:
             # natural kongs only: no wild in melds, or none held (the common case)
             if 4 in c:  # wilds are never konged without wild_in_melds (RULES.md 4.1, 5.1)
-                found = [Action(seat, "kong", t) for t in range(34) if c[t] == 4 and t != wild]
+                found = [
+                    Action(seat, ActionType.KONG, t) for t in range(34) if c[t] == 4 and t != wild
+                ]
             found += [
-                Action(seat, "kong", m.tiles[0])
+                Action(seat, ActionType.KONG, m.tiles[0])
                 for m in self.melds[seat]
-                if m.kind == "peng" and c[m.tiles[0]]
+                if m.kind == MeldKind.PENG and c[m.tiles[0]]
             ]
             found.sort(key=Action.sort_key)
             return found
@@ -382,19 +281,21 @@ class HandState:
             if t == wild or not c[t]:
                 continue
             if c[t] == 4:
-                found.append(Action(seat, "kong", t))
+                found.append(Action(seat, ActionType.KONG, t))
             if self.meld_wilds and wild is not None and c[wild]:
                 for k in range(max(1, 4 - c[wild]), min(c[t], 3) + 1):
                     found.append(
-                        Action(seat, "kong", t, tuple(sorted((t,) * k + (wild,) * (4 - k))))
+                        Action(
+                            seat, ActionType.KONG, t, tuple(sorted((t,) * k + (wild,) * (4 - k)))
+                        )
                     )
         for m in self.melds[seat]:
-            if m.kind == "peng":
+            if m.kind == MeldKind.PENG:
                 t = m.tiles[0]
                 if c[t]:
-                    found.append(Action(seat, "kong", t))
+                    found.append(Action(seat, ActionType.KONG, t))
                 if self.meld_wilds and wild is not None and c[wild]:
-                    found.append(Action(seat, "kong", t, (wild,)))
+                    found.append(Action(seat, ActionType.KONG, t, (wild,)))
         found.sort(key=Action.sort_key)
         return found
 
@@ -442,7 +343,6 @@ class HandState:
         other.seat_log = [list(r) for r in self.seat_log]
         other.missed_win = [set(r) for r in self.missed_win]
         other.missed_peng = [set(r) for r in self.missed_peng]
-        other.extra = dict(self.extra)
         other.flowers = [list(f) for f in self.flowers]
         other.instant_declined = set(self.instant_declined)
         other._waits_cache = dict(self._waits_cache)
@@ -457,7 +357,7 @@ class HandState:
         # exact types first (a float or bool seat or tile compares equal to an int); the
         # ranges are those of the legal lists an action must be in, escape's checked here
         if type(action) is not Action:
-            raise IllegalActionError(_malformed(action) or f"not an action: {action!r}")
+            raise IllegalActionError(malformed(action) or f"not an action: {action!r}")
         seat, kind, tile, tiles = action
         if (
             type(seat) is not int
@@ -465,22 +365,22 @@ class HandState:
             or type(tiles) is not tuple
             or (tiles and not all(type(x) is int for x in tiles))
         ):
-            raise IllegalActionError(_malformed(action) or f"not an action: {action!r}")
+            raise IllegalActionError(malformed(action) or f"not an action: {action!r}")
         if self.result_ is not None:
             raise IllegalActionError("the hand has already ended")
-        if kind == "escape":
-            bad = _malformed(action)
+        if kind == ActionType.ESCAPE:
+            bad = malformed(action)
             if bad is not None:
                 raise IllegalActionError(bad)
             self.history.append(action)
             self._end_escape(seat)
             return
-        if self.phase == "turn":
+        if self.phase == Phase.TURN:
             if seat != self.current:
                 if seat in self._instant_seats() and action in (_HU[seat], _PASS[seat]):
                     self.history.append(action)
                     self._turn_cache = None
-                    if kind == "pass":
+                    if kind == ActionType.PASS:
                         self.instant_declined.add(seat)  # D56: declined for good
                         return
                     self._declare_instant(seat)
@@ -488,7 +388,7 @@ class HandState:
                 raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {seat}'s")
             if action not in self._turn_actions(seat):
                 raise IllegalActionError(self._why_not(action))
-            if kind == "pass" and self._passed_unlisted(seat):
+            if kind == ActionType.PASS and self._passed_unlisted(seat):
                 # FORMAT.md: a pass listed right after the window would be read as this
                 # seat's decision in it, so that decision is listed first
                 self.history.append(action)
@@ -497,7 +397,7 @@ class HandState:
             self._apply_turn(action)
             return
         if seat not in self.window_seats:
-            if seat == self.window_from and self.phase != "declare":
+            if seat == self.window_from and self.phase != Phase.DECLARE:
                 raise IllegalActionError(f"seat {seat} cannot claim its own tile")
             raise IllegalActionError(f"seat {seat} has nothing to decide in this window")
         if seat in self.decisions:
@@ -505,12 +405,10 @@ class HandState:
         opts = self.window_options.get(seat)
         if opts is None:
             if action != _PASS[seat]:
-                bad = _malformed(action)
+                bad = malformed(action)
                 if bad is not None:
                     raise IllegalActionError(bad)
-                what = (
-                    f"on {Tile(self.window_tile)}" if self.window_tile is not None else "now"
-                )
+                what = f"on {Tile(self.window_tile)}" if self.window_tile is not None else "now"
                 raise IllegalActionError(f"seat {seat} has nothing to claim {what}")
         elif action not in opts:
             raise IllegalActionError(self._why_not(action))
@@ -528,15 +426,15 @@ class HandState:
         instead of asking a bot (or a person) to pass; a window nobody can claim in then
         resolves at once. Does nothing outside a window.
         """
-        if self.phase == "turn" or self.result_ is not None:
+        if self.phase == Phase.TURN or self.result_ is not None:
             return
         opts = self.window_options
         decisions = self.decisions
-        if not opts and not decisions and self.phase == "claim":
+        if not opts and not decisions and self.phase == Phase.CLAIM:
             # nobody can claim: the window resolves as every seat passed (the common case)
             source = self.window_from
             assert source is not None
-            self.phase = "turn"
+            self.phase = Phase.TURN
             self.window_seats = ()
             self._turn_cache = None
             self._next_draw(source)
@@ -550,7 +448,7 @@ class HandState:
 
     def close_window(self) -> None:
         """Every seat that has not decided passes; the window is then resolved."""
-        if self.phase != "turn" and self.result_ is None:
+        if self.phase != Phase.TURN and self.result_ is None:
             for s in self.window_seats:
                 self.decisions.setdefault(s, _PASS[s])
             self._turn_cache = None
@@ -560,57 +458,61 @@ class HandState:
         """Did ``seat`` pass the last discard's window without a pass in ``history``
         (auto_pass, close_window)? Only the window's decisions follow that discard."""
         for a in reversed(self.history):
-            if a.type == "discard":
+            if a.type == ActionType.DISCARD:
                 return a.seat != seat
             if a.seat == seat:
                 return False
         return False
 
     def _why_not(self, action: Action) -> str:
-        bad = _malformed(action)
+        bad = malformed(action)
         if bad is not None:
             return bad
         t = "" if action.tile is None else f" {Tile(action.tile)}"
         if (
-            action.type == "discard"
+            action.type == ActionType.DISCARD
             and action.tile is not None
             and not (action.tile < 34 and self.concealed[action.seat][action.tile])
         ):
             return f"seat {action.seat} does not hold{t}"
-        if action.type == "hu":
-            if self.phase == "turn" and not self.can_win_now:
+        if action.type == ActionType.HU:
+            if self.phase == Phase.TURN and not self.can_win_now:
                 return f"seat {action.seat} may not win right after a chi or peng (RULES.md D5)"
             return f"seat {action.seat} has no winning hand here"
-        if action.type == "kong" and self.live < self.variant.kong_min_live:
+        if action.type == ActionType.KONG and self.live < self.variant.kong_min_live:
             return f"no kong with R = {self.live}: a replacement tile must exist"
-        if action.type in ("chi", "peng", "kong") and self.phase != "turn":
+        if action.type in ("chi", "peng", "kong") and self.phase != Phase.TURN:
             return f"seat {action.seat} cannot {action.type}{t} on this tile"
         return f"{action.type}{t} is not legal for seat {action.seat} now"
 
     def _apply_turn(self, action: Action) -> None:
         seat = action.seat
         c = self.concealed[seat]
-        if action.type == "pass":
+        if action.type == ActionType.PASS:
             self._end_draw()  # RULES.md 3.2: the seat on the last tile did not win
             return
-        if action.type == "hu":
-            win_type = "self_draw"
+        if action.type == ActionType.HU:
+            win_type = WinType.SELF_DRAW
             kong_source = None
             if self.first_turn and seat == self.dealer and self._instant_for_dealer():
-                win_type = "instant"
+                win_type = WinType.INSTANT
             elif self.after_kong is not None:
-                win_type = "kong_replacement"
-                if self.after_kong.kind == "kong_direct":
+                win_type = WinType.KONG_REPLACEMENT
+                if self.after_kong.kind == MeldKind.KONG_DIRECT:
                     kong_source = self.after_kong.source
             assert self.drawn is not None
             self._end_win(WinInfo(seat, win_type, self.drawn, None, kong_source))
             return
-        if action.type == "kong":
+        if action.type == ActionType.KONG:
             t = action.tile
             assert t is not None
             used = action.tiles or (t,)
             peng_idx = next(
-                (i for i, m in enumerate(self.melds[seat]) if m.kind == "peng" and m.tiles[0] == t),
+                (
+                    i
+                    for i, m in enumerate(self.melds[seat])
+                    if m.kind == MeldKind.PENG and m.tiles[0] == t
+                ),
                 None,
             )
             self.seat_log[seat].append("K")
@@ -619,23 +521,25 @@ class HandState:
                 for x in used if action.tiles else (t,) * 4:
                     c[x] -= 1
                 wilds = sum(1 for x in used if x == self.wild and x != t) if action.tiles else 0
-                meld = Meld("kong_concealed", (t,) * 4, wilds=wilds)
+                meld = Meld(MeldKind.KONG_CONCEALED, (t,) * 4, wilds=wilds)
                 self.melds[seat].append(meld)
                 self.kongs.append((meld, seat))
-                self.rules.on_event(self, "kong", seat, t)
+                self.variant_state = self.rules.on_event(self, Event.KONG, seat, t)
                 self._back_draw(seat, meld)
                 return
             assert peng_idx is not None
             peng = self.melds[seat][peng_idx]
             c[used[0]] -= 1
             extra_wild = 1 if used[0] != t else 0
-            meld = Meld("kong_added", (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild)
+            meld = Meld(
+                MeldKind.KONG_ADDED, (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild
+            )
             self.melds[seat][peng_idx] = meld
             self.pending_kong = meld
-            self.rules.on_event(self, "kong", seat, t)
+            self.variant_state = self.rules.on_event(self, Event.KONG, seat, t)
             if self.variant.rob_added_kong:
                 # every other seat decides, whether or not it can rob: who can is hidden
-                self._open_window("rob", seat, t, self._robbers(seat, t))
+                self._open_window(Phase.ROB, seat, t, self._robbers(seat, t))
                 return
             self._kong_stands(seat)
             return
@@ -653,11 +557,11 @@ class HandState:
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
-        self.rules.on_event(self, "discard", seat, t)
+        self.variant_state = self.rules.on_event(self, Event.DISCARD, seat, t)
         self.window_options = self._claim_options(seat, t)  # sets window_from, window_tile
         self.window_seats = _OTHERS[seat]
         self.decisions = {}
-        self.phase = "claim"
+        self.phase = Phase.CLAIM
 
     def _kong_stands(self, seat: int) -> None:
         meld = self.pending_kong
@@ -669,11 +573,13 @@ class HandState:
     def _robbers(self, konger: int, t: int) -> dict[int, list[Action]]:
         out: dict[int, list[Action]] = {}
         for s in range(4):
-            if s != konger and t not in self.missed_win[s] and self._complete(s, t):
-                self.window_from = konger
-                self.window_tile = t
-                if self.rules.can_rob(self, s):
-                    out[s] = [_HU[s], _PASS[s]]
+            if (
+                s != konger
+                and t not in self.missed_win[s]
+                and self._complete(s, t)
+                and self.rules.can_rob(self, s, konger, t)
+            ):
+                out[s] = [_HU[s], _PASS[s]]
         return out
 
     def _claim_options(self, discarder: int, t: int) -> dict[int, list[Action]]:
@@ -695,15 +601,15 @@ class HandState:
             if (
                 "hu" in claims
                 and t not in self.missed_win[s]
-                and self.rules.may_win_on_discard(self, s)
+                and self.rules.may_win_on_discard(self, s, discarder, t)
                 and self._complete(s, t)
-                and self.rules.can_win_on_discard(self, s)
+                and self.rules.can_win_on_discard(self, s, discarder, t)
             ):
                 acts.append(_HU[s])
             if self.concealed[s][t] >= 2 or self.meld_wilds or s == chi_seat:
                 acts += self._meld_claims(s, discarder, t, claims)
             if acts:
-                acts = self.rules.filter_claims(self, s, acts)
+                acts = self.rules.filter_claims(self, s, discarder, t, acts)
             if acts:
                 acts.append(_PASS[s])
                 out[s] = acts
@@ -720,41 +626,50 @@ class HandState:
             return acts
         if "kong" in claims and self.live >= self.variant.kong_min_live:
             if nat == 3:
-                acts.append(Action(s, "kong", t))
+                acts.append(Action(s, ActionType.KONG, t))
             for k in range(max(0, 3 - w), min(nat, 2) + 1):
-                acts.append(Action(s, "kong", t, tuple(sorted((t,) * k + (wk,) * (3 - k)))))
+                acts.append(
+                    Action(s, ActionType.KONG, t, tuple(sorted((t,) * k + (wk,) * (3 - k))))
+                )
         if "peng" in claims and t not in self.missed_peng[s]:
             if nat >= 2:
                 acts.append(_PENG[s])
             for k in range(max(0, 2 - w), min(nat, 1) + 1):
-                acts.append(Action(s, "peng", None, tuple(sorted((t,) * k + (wk,) * (2 - k)))))
-        if "chi" in claims and s == (discarder + 1) % 4 and t < 27 and self.rules.can_chi(self, s):
+                acts.append(
+                    Action(s, ActionType.PENG, None, tuple(sorted((t,) * k + (wk,) * (2 - k))))
+                )
+        if (
+            "chi" in claims
+            and s == (discarder + 1) % 4
+            and t < 27
+            and self.rules.can_chi(self, s, discarder, t)
+        ):
             d = t % 9
             for lo in (d - 2, d - 1, d):
                 if lo < 0 or lo + 2 > 8:
                     continue
                 need = [t - d + x for x in (lo, lo + 1, lo + 2) if x != d]
                 if all(c[x] and x != wk for x in need):
-                    acts.append(Action(s, "chi", None, tuple(need)))
+                    acts.append(Action(s, ActionType.CHI, None, tuple(need)))
                 if w:
                     # a wild may stand in for either tile, held or not (RULES.md 2.1, D28)
                     for other in need:
-                        act = Action(s, "chi", None, tuple(sorted((other, wk))))
+                        act = Action(s, ActionType.CHI, None, tuple(sorted((other, wk))))
                         if c[other] and other != wk and act not in acts:
                             acts.append(act)
-                if w >= 2 and Action(s, "chi", None, (wk, wk)) not in acts:
+                if w >= 2 and Action(s, ActionType.CHI, None, (wk, wk)) not in acts:
                     # two wilds with the discard: the discard is the meld's natural tile
-                    acts.append(Action(s, "chi", None, (wk, wk)))
+                    acts.append(Action(s, ActionType.CHI, None, (wk, wk)))
         return acts
 
     def _open_window(
-        self, phase: str, source: int, t: int | None, options: dict[int, list[Action]]
+        self, phase: Phase, source: int, t: int | None, options: dict[int, list[Action]]
     ) -> None:
         self.phase = phase
         self.window_from = source
         self.window_tile = t
         self.window_options = options
-        self.window_seats = _OTHERS[source] if phase != "declare" else (self.dealer,)
+        self.window_seats = _OTHERS[source] if phase != Phase.DECLARE else (self.dealer,)
         self.decisions = {}
 
     def _declare_instant(self, seat: int) -> None:
@@ -762,31 +677,31 @@ class HandState:
         dealer, asked next, declares his own (天胡优先, RULES.md 4.4)."""
         dealer = self.dealer
         options = {dealer: [_HU[dealer], _PASS[dealer]]} if self._instant_for_dealer() else {}
-        self._open_window("declare", seat, None, options)
+        self._open_window(Phase.DECLARE, seat, None, options)
 
     def _resolve_window(self) -> None:
         source = self.window_from
         t = self.window_tile
         assert source is not None
-        claims = [a for a in self.decisions.values() if a.type != "pass"]
+        claims = [a for a in self.decisions.values() if a.type != ActionType.PASS]
         offered = self.window_options
         phase = self.phase
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self.window_options = {}
         self.window_seats = ()
         self.decisions = {}
-        if phase == "declare":
+        if phase == Phase.DECLARE:
             if claims:
                 drawn = self.drawn
                 tile = drawn if drawn is not None else self.hand_tiles(self.dealer)[-1]
-                self._end_win(WinInfo(self.dealer, "instant", tile, None))
+                self._end_win(WinInfo(self.dealer, WinType.INSTANT, tile, None))
             else:
-                self._end_win(WinInfo(source, "instant", self.hand_tiles(source)[-1], None))
+                self._end_win(WinInfo(source, WinType.INSTANT, self.hand_tiles(source)[-1], None))
             return
         assert t is not None
-        if phase == "rob":
+        if phase == Phase.ROB:
             self._note_missed(offered, claims, t)
-            robbers = [a for a in claims if a.type == "hu"]
+            robbers = [a for a in claims if a.type == ActionType.HU]
             if robbers:
                 winner = min(robbers, key=lambda a: (a.seat - source) % 4).seat
                 meld = self.pending_kong
@@ -794,8 +709,8 @@ class HandState:
                 self.pending_kong = None
                 # RULES.md D9: a robbed kong is cancelled; the konger keeps his peng.
                 idx = self.melds[source].index(meld)
-                self.melds[source][idx] = Meld("peng", (t,) * 3, meld.source, meld.claimed)
-                self._end_win(WinInfo(winner, "rob_kong", t, source))
+                self.melds[source][idx] = Meld(MeldKind.PENG, (t,) * 3, meld.source, meld.claimed)
+                self._end_win(WinInfo(winner, WinType.ROB_KONG, t, source))
                 return
             self.current = source
             self._kong_stands(source)
@@ -808,8 +723,8 @@ class HandState:
         best = min(claims, key=lambda a: (rank[a.type], (a.seat - source) % 4))
         s = best.seat
         c = self.concealed[s]
-        if best.type == "hu":
-            self._end_win(WinInfo(s, "discard", t, source))
+        if best.type == ActionType.HU:
+            self._end_win(WinInfo(s, WinType.DISCARD, t, source))
             return
         self.discards[source].pop()
         self.first_turn = False
@@ -817,29 +732,29 @@ class HandState:
         self.claims_count[s][source] += 1
         used = best.tiles
         wilds = sum(1 for x in used if x == self.wild and x != t)
-        if best.type == "kong":
+        if best.type == ActionType.KONG:
             for x in used or (t, t, t):
                 c[x] -= 1
-            meld = Meld("kong_direct", (t,) * 4, source, t, wilds)
+            meld = Meld(MeldKind.KONG_DIRECT, (t,) * 4, source, t, wilds)
             self.melds[s].append(meld)
             self.kongs.append((meld, s))
             self.seat_log[s].append("K")
             self._clear_missed(s, "claim")
-            self.rules.on_event(self, "claim", s, t)
+            self.variant_state = self.rules.on_event(self, Event.CLAIM, s, t)
             self._back_draw(s, meld)
             return
         for x in used or (t, t):
             c[x] -= 1
-        if best.type == "peng":
-            self.melds[s].append(Meld("peng", (t,) * 3, source, t, wilds))
+        if best.type == ActionType.PENG:
+            self.melds[s].append(Meld(MeldKind.PENG, (t,) * 3, source, t, wilds))
         else:
-            self.melds[s].append(Meld("chi", self._chi_sequence(t, used), source, t, wilds))
+            self.melds[s].append(Meld(MeldKind.CHI, self._chi_sequence(t, used), source, t, wilds))
         self.seat_log[s].append("C")
         self.drawn = None
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
         self.after_kong = None
         self._clear_missed(s, "claim")
-        self.rules.on_event(self, "claim", s, t)
+        self.variant_state = self.rules.on_event(self, Event.CLAIM, s, t)
 
     def _chi_sequence(self, t: int, used: tuple[int, ...]) -> tuple[int, ...]:
         """The three kinds a chi stands for: the lowest sequence fitting its natural tiles."""
@@ -903,7 +818,7 @@ class HandState:
         self.concealed[seat][t] += 1
         self.last_drawer = seat
         self.current = seat
-        self.phase = "turn"
+        self.phase = Phase.TURN
         self.drawn = t
         self.can_win_now = True
         self.after_kong = kong
@@ -912,25 +827,27 @@ class HandState:
         self.last_turn = self.live <= self.variant.claim_end_live
         final = self.variant.final_live
         self.final_turn = final is not None and self.live <= final
-        self.rules.on_event(self, "draw", seat, t)
+        self.variant_state = self.rules.on_event(self, Event.DRAW, seat, t)
 
     # -- endings -----------------------------------------------------------------
     def _end_win(self, win: WinInfo) -> None:
-        patterns, _ = self.rules.patterns(self, win)
-        items = self.rules.settle(self, win)
-        self.result_ = HandResult("win", win, tuple(patterns), tuple(items))
-        self.phase = "end"
+        score = score_position(self.variant, self.options, Position.of(self), win)
+        self.result_ = HandResult(Outcome.WIN, (win,), score.patterns, score.items)
+        self._ended_at = len(self.history)
+        self.phase = Phase.END
 
     def _end_draw(self) -> None:
-        items = self.rules.settle(self, None)
-        self.result_ = HandResult("draw", None, (), tuple(items))
-        self.phase = "end"
+        score = score_position(self.variant, self.options, Position.of(self), None)
+        self.result_ = HandResult(Outcome.DRAW, (), (), score.items)
+        self._ended_at = len(self.history)
+        self.phase = Phase.END
 
     def _end_escape(self, seat: int) -> None:
         pen = int(self.options.get("escape_penalty", 0))
         items = [Item("escape", seat, s, pen) for s in range(4) if s != seat and pen]
-        self.result_ = HandResult("draw", None, (), tuple(items), escaped=seat)
-        self.phase = "end"
+        self.result_ = HandResult(Outcome.DRAW, (), (), tuple(items), escaped=seat)
+        self._ended_at = len(self.history)
+        self.phase = Phase.END
 
     # -- helpers for rules and observers -------------------------------------------
     def full_hand(self, seat: int, extra: int | None = None) -> list[int]:
@@ -942,8 +859,14 @@ class HandState:
             tiles.extend(m.tiles[:3])
         return tiles
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know: its own tiles, everything public, nothing hidden.
+    @property
+    def variant_id(self) -> str:
+        """The variant's FORMAT.md id (what ``observe`` reads)."""
+        return self.variant.id
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know: its own tiles, everything public, nothing hidden
+        (``majiang.observation``, docs/observation.md).
 
         ``phase`` is ``turn``, ``claim`` (a discard's window, open to every other seat),
         ``rob`` (an added kong's), ``declare`` (a non-dealer's instant win awaiting the
@@ -951,27 +874,4 @@ class HandState:
         """
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
-        return {
-            "variant": self.variant.id,
-            "options": dict(self.options),
-            "seat": seat,
-            "dealer": self.dealer,
-            "counters": dict(self.counters),
-            "hand": self.hand_tiles(seat),
-            "drawn": self.drawn if self.current == seat and self.phase == "turn" else None,
-            "melds": [
-                [(m.kind, m.tiles if (m.exposed or s == seat) else (), m.source) for m in ms]
-                for s, ms in enumerate(self.melds)
-            ],
-            "discards": [list(d) for d in self.discards],
-            "hand_sizes": [sum(c) for c in self.concealed],
-            "flowers": [list(f) for f in self.flowers],
-            "wild": self.wild,
-            "extra": {k: v for k, v in self.extra.items() if not k.startswith("_")},
-            "live": self.live,
-            "phase": self.phase,
-            "current": self.current,
-            "window_tile": self.window_tile if self.phase != "turn" else None,
-            "window_from": self.window_from if self.phase != "turn" else None,
-            "legal": self.legal_actions(seat),
-        }
+        return observe(self, seat)

@@ -9,10 +9,7 @@ from majiang.engine.state import Deal
 from majiang.errors import DealError
 from majiang.tiles import Tile, parse_tiles
 
-__all__ = ["RESERVED_ORDER", "deal_from_wall", "fill_deal", "full_set"]
-
-RESERVED_ORDER = ("horses", "birds", "wild_indicator")
-"""Reserved purposes in the order they are taken from the back (RULES.md 0.3)."""
+__all__ = ["deal_from_wall", "fill_deal", "full_set"]
 
 
 def full_set(tile_counts: Sequence[int]) -> list[int]:
@@ -21,7 +18,8 @@ def full_set(tile_counts: Sequence[int]) -> list[int]:
 
 
 def deal_from_wall(w: Sequence[int], dealer: int, reserved: Mapping[str, int]) -> Deal:
-    """Deal 4-4-4 by seat from the dealer, then 1 each, then 1 more to the dealer (D1)."""
+    """Deal 4-4-4 by seat from the dealer, then 1 each, then 1 more to the dealer (D1);
+    then set aside ``reserved`` tiles from the back, purpose by purpose in its order."""
     seq = list(w)
     hands: list[list[int]] = [[] for _ in range(4)]
     pos = 0
@@ -37,8 +35,7 @@ def deal_from_wall(w: Sequence[int], dealer: int, reserved: Mapping[str, int]) -
     pos += 1
     rest = seq[pos:]
     taken: dict[str, tuple[int, ...]] = {}
-    for purpose in RESERVED_ORDER:
-        n = reserved.get(purpose, 0)
+    for purpose, n in reserved.items():
         if n:
             # the first reserved tile is the last tile of what is left, and so on
             taken[purpose] = tuple(reversed(rest[len(rest) - n :]))
@@ -58,12 +55,14 @@ def fill_deal(
     dealer: int,
     reserved: Mapping[str, int],
     rng: random.Random,
+    purposes: Sequence[str] = (),
 ) -> Deal:
     """A record's (possibly partial) deal completed from the seed, as FORMAT.md says.
 
     The rest of the set is shuffled with ``rng``; short hands are filled from
     its front in seat order, missing reserved tiles from its back; the live
-    wall is then draws + rest + reversed(tail).
+    wall is then draws + rest + reversed(tail). ``purposes`` are those the variant
+    declares (a record naming another is refused); ``reserved`` counts this hand's.
     """
     hands_spec = spec.get("hands", ["", "", "", ""])
     if not isinstance(hands_spec, list) or len(hands_spec) != 4:
@@ -76,8 +75,9 @@ def fill_deal(
         raise DealError("deal.reserved must be an object")
     given_res: dict[str, list[int]] = {}
     for purpose, text in res_spec.items():
-        if purpose not in RESERVED_ORDER:
-            raise DealError(f"unknown reserved purpose {purpose!r}; one of {RESERVED_ORDER}")
+        if purpose not in purposes and purpose not in reserved:
+            known = ", ".join(purposes) or "none in this variant"
+            raise DealError(f"unknown reserved purpose {purpose!r}; {known}")
         given_res[purpose] = _tiles(text, f"deal.reserved.{purpose}")
         if len(given_res[purpose]) > reserved.get(purpose, 0):
             raise DealError(
@@ -104,8 +104,7 @@ def fill_deal(
                 raise DealError("not enough tiles to fill the hands")
             h.append(rest.pop(0))
     taken: dict[str, tuple[int, ...]] = {}
-    for purpose in RESERVED_ORDER:
-        n = reserved.get(purpose, 0)
+    for purpose, n in reserved.items():
         if not n:
             continue
         got = given_res.get(purpose, [])

@@ -17,6 +17,7 @@ from typing import Any, TypeGuard
 
 from majiang.engine.match import FinishedHand, Match
 from majiang.engine.state import ACTION_TYPES, Action, HandState
+from majiang.values import ActionType
 from majiang.errors import MajiangError, RecordError
 from majiang.rules import get_variant
 from majiang.tiles import format_tiles, parse_tiles
@@ -160,13 +161,13 @@ def _autoplay(state: HandState) -> None:
             continue
         seat = state.current
         if state.final_turn:
-            state.apply(Action(seat, "pass"))
+            state.apply(Action(seat, ActionType.PASS))
             continue
         tile = state.drawn
         if tile is None or not state.concealed[seat][tile]:
             held = [t for t in range(34) if state.concealed[seat][t]]
             tile = max((t for t in held if t != state.wild), default=held[-1])
-        state.apply(Action(seat, "discard", tile))
+        state.apply(Action(seat, ActionType.DISCARD, tile))
 
 
 def _belongs_to_window(state: HandState, action: Action, decided: set[int]) -> bool:
@@ -287,9 +288,7 @@ def _check_deal(deal: object, index: int) -> Mapping[str, Any]:
     texts += [(f"deal.reserved.{_name(k)}", v) for k, v in reserved.items()]
     for name, text in texts:
         if not isinstance(text, str):
-            raise RecordError(
-                f"must be tile notation, got {_kind(text)}", hand=index, field=name
-            )
+            raise RecordError(f"must be tile notation, got {_kind(text)}", hand=index, field=name)
         try:
             parse_tiles(text)
         except MajiangError as err:
@@ -355,7 +354,7 @@ def _read_action(raw: object, index: int, i: int) -> Action:
             tiles = _tiles_of(raw["tiles"], "tiles", where)
         elif shape["tiles"]:
             raise RecordError(f"a {kind} names its 'tiles'", field="tiles", **where)
-    return Action(seat, kind, tile, tiles)
+    return Action(seat, ActionType(kind), tile, tiles)
 
 
 _SEAT_TYPE = frozenset({"seat", "type"})
@@ -415,7 +414,7 @@ def _replay_hand(match: Match, index: int, hand: object) -> HandState:
     if not state.is_terminal() and state.final_turn:
         # FORMAT.md 2 (pass): a record may end on the last drawable tile (RULES.md 3.2);
         # the seat did not declare its self-draw, so the hand is drawn.
-        state.apply(Action(state.current, "pass"))
+        state.apply(Action(state.current, ActionType.PASS))
     if not state.is_terminal():
         if mode is None:
             raise RecordError("the actions end before the hand does (no autoplay)", hand=index)

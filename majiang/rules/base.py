@@ -2,27 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Protocol
 
 from majiang.errors import OptionError
 from majiang.hand import is_winning
 from majiang.tiles import Tile, format_tiles
-
-if TYPE_CHECKING:
-    from majiang.engine.state import Action, HandState, WinInfo
-    from majiang.scoring import Item
+from majiang.values import (
+    Action,
+    ActionType,
+    Event,
+    HandResult,
+    Options,
+    OptionValue,
+    Phase,
+    Score,
+    VariantState,
+    WinInfo,
+)
+from majiang.view import HandView
 
 __all__ = [
     "COMMON_NAMES",
     "BaseRules",
     "Option",
+    "Reserved",
     "Restriction",
     "Rules",
     "Variant",
-    "remember_score",
     "report_key",
+    "score_position",
     "validate_options",
 ]
 
@@ -33,13 +43,13 @@ class Option:
 
     name: str
     kind: str  # "bool", "int" or "choice"
-    default: Any
+    default: OptionValue
     zh: str
     doc: str
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
 
-    def validate(self, value: Any) -> Any:
+    def validate(self, value: object) -> OptionValue:
         """The value if allowed, else OptionError naming the option and what it takes."""
         if self.kind == "bool":
             if isinstance(value, bool):
@@ -54,8 +64,9 @@ class Option:
                 return value
             raise OptionError(f"option {self.name!r} takes an integer, got {value!r}")
         # a look-alike of another type (True for 1, 2.0 for 2) is no choice
-        if any(value == c and type(value) is type(c) for c in self.choices):
-            return value
+        for c in self.choices:
+            if value == c and type(value) is type(c):
+                return c
         allowed = ", ".join(map(str, self.choices))
         raise OptionError(f"option {self.name!r} takes one of {allowed}; got {value!r}")
 
@@ -114,10 +125,6 @@ COMMON_NAMES: Mapping[str, tuple[str, str]] = {
     "kong_direct": ("明杠", "direct kong"),
     "kong_added": ("补杠", "added kong"),
     "kong_concealed": ("暗杠", "concealed kong"),
-    # reserved tiles (FORMAT.md deal.reserved)
-    "horses": ("马牌", "horses"),
-    "birds": ("鸟牌", "birds"),
-    "wild_indicator": ("翻牌", "wild indicator"),
     # outcomes and roles
     "win": ("胡牌", "win"),
     "draw": ("流局", "drawn hand"),
@@ -125,6 +132,22 @@ COMMON_NAMES: Mapping[str, tuple[str, str]] = {
     "wild": ("赖子", "wild"),
 }
 """Names of the ids every variant shares, (Chinese, English); variants add their own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reserved:
+    """A purpose tiles are set aside for at the deal (FORMAT.md deal.reserved), and how a
+    front end shows them: at the deal (a flipped wild indicator) or once the hand is won."""
+
+    id: str
+    zh: str
+    en: str
+    shown: str = "win"
+    """``deal``: public from the start; ``win``: hidden until a hand is won (horses, birds)."""
+
+
+WILD_INDICATOR = Reserved("wild_indicator", "翻牌", "wild indicator", "deal")
+"""The flipped tile that names the wild kind (RULES.md 2.1, 5.1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,231 +163,218 @@ class Restriction:
     """What it means for the seat now; ``{}`` stands for the detail (tiles, a seat)."""
 
 
-T = TypeVar("T")
-
-
-def remember_score(state: HandState, win: WinInfo, compute: Callable[[], T]) -> T:
-    """Score a win once: patterns and settlement both need the best reading.
-
-    Kept in the hand's private variant state, keyed by the win and the point of
-    play, so a clone or a later win never sees a stale score.
-    """
-    key = (win, len(state.history))
-    hit = state.extra.get("_score")
-    if hit is not None and hit[0] == key:
-        value: T = hit[1]
-        return value
-    value = compute()
-    state.extra["_score"] = (key, value)
-    return value
-
-
 def report_key(patterns: Sequence[str], order: Sequence[str]) -> tuple[int, list[int]]:
     """Which equally scoring reading's patterns to report, smallest key first (RULES.md 0.7):
     the one with the most patterns, then the first in the pattern-list ``order``."""
     return -len(patterns), sorted(order.index(p) for p in patterns)
 
 
-def indicator_reserved(opts: Mapping[str, Any]) -> dict[str, int]:
+def indicator_reserved(opts: Options) -> dict[str, int]:
     """One wild indicator set aside when ``wild_mode`` is flipped (RULES.md 2.1, 5.1)."""
-    return {"wild_indicator": 1} if opts["wild_mode"] == "flipped" else {}
+    return {WILD_INDICATOR.id: 1} if opts["wild_mode"] == "flipped" else {}
 
 
-def indicator_wild(
-    opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]], fixed: int
-) -> int:
+def indicator_wild(opts: Options, reserved: Mapping[str, tuple[int, ...]], fixed: int) -> int:
     """The flipped indicator's kind, or the fixed wild kind (RULES.md 2.1, 5.1)."""
     if opts["wild_mode"] == "flipped":
-        return int(reserved["wild_indicator"][0])
+        return int(reserved[WILD_INDICATOR.id][0])
     return fixed
 
 
 class Rules(Protocol):
-    """What is truly code in a variant; the engine calls only these."""
+    """What is truly code in a variant; the engine calls only these (DESIGN.md, the seam).
 
-    def reserved_counts(
-        self, opts: Mapping[str, Any], counters: Mapping[str, int]
-    ) -> dict[str, int]:
+    Hooks read the hand through ``HandView`` and never change it; what they need about the
+    moment of the call comes as arguments. A variant's own state is an immutable value:
+    ``start`` makes it at the deal and ``on_event`` returns the next one.
+    """
+
+    def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """Reserved tiles by purpose, taken from the back after dealing (RULES.md 0.3)."""
         ...
 
-    def wild_kind(
-        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
-    ) -> int | None:
+    def wild_kind(self, opts: Options, reserved: Mapping[str, tuple[int, ...]]) -> int | None:
         """The wild kind of this hand, or None."""
         ...
 
-    def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
+    def initial_counters(self, opts: Options) -> dict[str, int]:
         """Dealer counters of a match's first hand when the record gives none."""
         ...
 
-    def tile_set(self, opts: Mapping[str, Any]) -> tuple[int, ...] | None:
+    def tile_set(self, opts: Options) -> tuple[int, ...] | None:
         """Copies of each of the 42 kinds when options change the set, else None."""
         ...
 
-    def instant_win(self, state: HandState, seat: int) -> bool:
-        """May ``seat`` declare an instant win now, complete or not (四红中)?"""
-        ...
-
-    def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
+    def wilds_in_melds(self, opts: Options) -> bool:
         """May wilds stand in chi, peng and kongs?"""
         ...
 
-    def on_start(self, state: HandState) -> None:
-        """Set up variant state in ``state.extra`` at the deal."""
+    def start(self, view: HandView) -> VariantState | None:
+        """The variant's own state at the deal (an immutable value; None if it has none)."""
         ...
 
-    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
-        """Follow the hand: ``event`` is draw, discard, claim or kong."""
+    def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
+        """The variant's state after ``seat``'s draw, discard, claim or kong of ``tile``."""
         ...
 
-    def can_chi(self, state: HandState, seat: int) -> bool:
-        """May ``seat`` chi the current discard (already known to be from its previous seat)?"""
+    def instant_win(self, view: HandView, seat: int) -> bool:
+        """May ``seat`` declare an instant win now, complete or not (四红中)?"""
         ...
 
-    def can_self_draw(self, state: HandState, seat: int) -> bool:
+    def can_chi(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
+        """May ``seat`` chi ``tile``, discarded by its previous seat ``discarder``?"""
+        ...
+
+    def can_self_draw(self, view: HandView, seat: int) -> bool:
         """May ``seat`` declare its complete hand now (self-draw)?"""
         ...
 
-    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
-        """A cheap test made before the shape check: could ``seat`` win on a discard now?"""
+    def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
+        """A cheap test made before the shape check: could ``seat`` win on this discard?"""
         ...
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
-        """May ``seat`` win on the current discard (shape already checked)?"""
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
+        """May ``seat`` win on ``discarder``'s ``tile`` (its shape already checked)?"""
         ...
 
-    def can_rob(self, state: HandState, seat: int) -> bool:
-        """May ``seat`` rob the added kong being declared (shape already checked)?"""
+    def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
+        """May ``seat`` rob ``konger``'s added kong of ``tile`` (shape already checked)?"""
         ...
 
-    def filter_turn(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+    def filter_turn(self, view: HandView, seat: int, actions: list[Action]) -> list[Action]:
         """The turn's actions this variant allows (e.g. 抓打 restrictions)."""
         ...
 
-    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
-        """The claims of the current discard this variant allows."""
+    def filter_claims(
+        self, view: HandView, seat: int, discarder: int, tile: int, actions: list[Action]
+    ) -> list[Action]:
+        """The claims of ``discarder``'s ``tile`` this variant allows ``seat``."""
         ...
 
-    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
-        """Pattern ids in RULES.md order and the hand's value for the best reading."""
+    def score(self, view: HandView, win: WinInfo | None) -> Score:
+        """Patterns, value and every payment of the ended hand (win None: a drawn hand).
+
+        Called once per hand, on a ``Position`` (the engine's own at the end, or the
+        calculator's), so play and ``majiang score`` cannot disagree.
+        """
         ...
 
-    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
-        """Every payment of the hand (win is None for a drawn hand)."""
-        ...
-
-    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, view: HandView, result: HandResult) -> tuple[int, dict[str, int]]:
         """Dealer and counters of the next hand, from the ended hand (RULES.md 1.6, 2.6 …)."""
         ...
 
-    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
-        """Restrictions in force for ``seat`` now, as (restriction id, detail)."""
+    def restrictions_now(
+        self, view: HandView, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, str]]:
+        """Restrictions in force for ``seat`` now, as (restriction id, detail); ``legal``
+        is the seat's legal actions now."""
         ...
 
-    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+    def reserved_note(self, view: HandView, purpose: str, tile: int) -> tuple[str, str]:
         """What a revealed reserved tile means, (Chinese, English): a horse's seat, a bird hit."""
         ...
 
 
 class BaseRules:
-    """Defaults for the hooks: no wilds, no restrictions beyond the engine's."""
+    """Defaults for the hooks: no wilds, no variant state, no restrictions beyond the engine's."""
 
-    def reserved_counts(
-        self, opts: Mapping[str, Any], counters: Mapping[str, int]
-    ) -> dict[str, int]:
+    def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """No reserved tiles."""
         return {}
 
-    def wild_kind(
-        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
-    ) -> int | None:
+    def wild_kind(self, opts: Options, reserved: Mapping[str, tuple[int, ...]]) -> int | None:
         """No wilds."""
         return None
 
-    def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
+    def wilds_in_melds(self, opts: Options) -> bool:
         """Melds use natural tiles only."""
         return False
 
-    def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
+    def initial_counters(self, opts: Options) -> dict[str, int]:
         """The variant's declared defaults."""
         return {}
 
-    def tile_set(self, opts: Mapping[str, Any]) -> tuple[int, ...] | None:
+    def tile_set(self, opts: Options) -> tuple[int, ...] | None:
         """Copies of each of the 42 kinds when options change the set (转转), else None."""
         return None
 
-    def instant_win(self, state: HandState, seat: int) -> bool:
+    def start(self, view: HandView) -> VariantState | None:
+        """No variant state."""
+        return None
+
+    def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
+        """Nothing to follow: the state stays as it is."""
+        return view.variant_state
+
+    def instant_win(self, view: HandView, seat: int) -> bool:
         """May ``seat`` declare an instant win now, complete or not (四红中)?"""
         return False
 
-    def on_start(self, state: HandState) -> None:
-        """Nothing to set up."""
-
-    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
-        """Nothing to follow."""
-
-    def can_chi(self, state: HandState, seat: int) -> bool:
+    def can_chi(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """Chi allowed wherever the variant's claims list it."""
         return True
 
-    def can_self_draw(self, state: HandState, seat: int) -> bool:
+    def can_self_draw(self, view: HandView, seat: int) -> bool:
         """Self-draws always allowed."""
         return True
 
-    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """No cheap precondition."""
         return True
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """Discard wins allowed wherever the variant's claims list them."""
         return True
 
-    def can_rob(self, state: HandState, seat: int) -> bool:
+    def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
         """Robbing allowed wherever the variant allows it."""
         return True
 
-    def filter_turn(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+    def filter_turn(self, view: HandView, seat: int, actions: list[Action]) -> list[Action]:
         """Everything the engine offers."""
         return actions
 
-    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+    def filter_claims(
+        self, view: HandView, seat: int, discarder: int, tile: int, actions: list[Action]
+    ) -> list[Action]:
         """Everything the engine offers."""
         return actions
 
-    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+    def restrictions_now(
+        self, view: HandView, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, str]]:
         """漏胡 / 漏碰 (D8), the wall's last turns, and a complete hand refused a discard win.
 
         Ids name the variant's declared ``restrictions``; the detail is tiles or a seat.
         """
         out: list[tuple[str, str]] = []
-        if state.result_ is not None:
+        if view.ended:
             return out
-        if state.missed_win[seat]:
-            out.append(("missed_win", format_tiles(sorted(state.missed_win[seat]))))
-        if state.missed_peng[seat]:
-            out.append(("missed_peng", format_tiles(sorted(state.missed_peng[seat]))))
-        mine = state.phase == "turn" and state.current == seat
-        if mine and state.final_turn:
+        if view.missed_win[seat]:
+            out.append(("missed_win", format_tiles(sorted(view.missed_win[seat]))))
+        if view.missed_peng[seat]:
+            out.append(("missed_peng", format_tiles(sorted(view.missed_peng[seat]))))
+        mine = view.phase == Phase.TURN and view.current == seat
+        if mine and view.final_turn:
             out.append(("last_tile", ""))
-        elif mine and state.last_turn:
+        elif mine and view.last_turn:
             out.append(("last_turn", ""))
-        t = state.window_tile
+        t = view.window_tile
         if (
-            state.phase == "claim"
+            view.phase == Phase.CLAIM
             and t is not None
-            and seat != state.window_from
-            and t not in state.missed_win[seat]
-            and not any(a.type == "hu" for a in state.legal_actions(seat))
+            and seat != view.window_from
+            and t not in view.missed_win[seat]
+            and not any(a.type == ActionType.HU for a in legal)
         ):
-            shapes = dict(state.shapes)
-            if state.melds[seat]:
+            shapes = dict(view.shapes)
+            if view.melds[seat]:
                 shapes.update(seven_pairs=False, thirteen_orphans=False)
-            if is_winning([*state.hand_tiles(seat), t], wild=state.wild, **shapes):
+            if is_winning([*view.hand_tiles(seat), t], wild=view.wild, **shapes):
                 out.append(("no_discard_win", str(Tile(t))))
         return out
 
-    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+    def reserved_note(self, view: HandView, purpose: str, tile: int) -> tuple[str, str]:
         """Nothing to say beyond the tile."""
         return ("", "")
 
@@ -421,8 +431,11 @@ class Variant:
     """Rules that take choices away from a player, in words, most defining first."""
     readings: tuple[str, ...] = ()
     """How this project reads the rules where the seeds leave a choice, in plain words."""
+    reserved: tuple[Reserved, ...] = ()
+    """Purposes tiles may be set aside for, in the order they are taken from the back
+    (RULES.md 0.3); ``reserved_counts`` says how many of each a hand takes."""
 
-    def tiles_for(self, opts: Mapping[str, Any]) -> tuple[int, ...]:
+    def tiles_for(self, opts: Options) -> tuple[int, ...]:
         """The tile set under these options (RULES.md 0.2)."""
         return self.rules.tile_set(opts) or self.tile_counts
 
@@ -438,7 +451,17 @@ class Variant:
         for table in (self.patterns, self.names, COMMON_NAMES):
             if ident in table:
                 return table[ident]
+        for r in self.reserved:
+            if r.id == ident:
+                return (r.zh, r.en)
         raise OptionError(f"variant {self.id!r} declares no name for {ident!r}")
+
+    def reserved_purpose(self, ident: str) -> Reserved:
+        """The declaration of one reserved purpose."""
+        for r in self.reserved:
+            if r.id == ident:
+                return r
+        raise OptionError(f"variant {self.id!r} sets no tiles aside for {ident!r}")
 
     def restriction(self, ident: str) -> Restriction:
         """The declaration of one restriction."""
@@ -447,12 +470,22 @@ class Variant:
                 return r
         raise OptionError(f"variant {self.id!r} declares no restriction {ident!r}")
 
-    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    def resolve_options(self, given: Mapping[str, object] | None) -> dict[str, OptionValue]:
         """All options with defaults filled in, each value validated."""
         return validate_options(self, given or {})
 
 
-def validate_options(variant: Variant, given: Mapping[str, Any]) -> dict[str, Any]:
+def score_position(
+    variant: Variant, options: Options, position: HandView, win: WinInfo | None
+) -> Score:
+    """Score a hand in ``position`` (win None: a drawn hand) under ``options``: the one
+    path of both the engine's settlement and the calculator (``majiang score``)."""
+    if dict(position.options) != dict(options):
+        raise OptionError("the position was built under other options than those given")
+    return variant.rules.score(position, win)
+
+
+def validate_options(variant: Variant, given: Mapping[str, object]) -> dict[str, OptionValue]:
     """Check every given option against the declarations; fill in the defaults."""
     known = {o.name: o for o in variant.options}
     for name in given:

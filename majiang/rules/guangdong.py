@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
 
 from majiang.hand import decompositions
+from majiang.hand.decompose import Group
 from majiang.rules.base import (
     FIRST_DEALER,
     BaseRules,
     Option,
+    Reserved,
     Restriction,
     Variant,
     escape_option,
-    remember_score,
 )
 from majiang.scoring import Item
 from majiang.tiles import Tile
-
-if TYPE_CHECKING:
-    from majiang.engine.state import HandState, WinInfo
+from majiang.values import HandResult, Options, Score, WinInfo
+from majiang.view import HandView
 
 __all__ = ["GUANGDONG", "PATTERNS", "horse_target"]
+
+HORSES = Reserved("horses", "马牌", "horses")
+"""买马: the horses set aside at the deal, revealed when the hand is won (RULES.md 1.5)."""
 
 PATTERNS = (
     "heavenly_hand",
@@ -72,34 +74,34 @@ def _net(items: list[Item], seat: int) -> int:
 class GuangdongRules(BaseRules):
     """Hooks of guangdong: self-draw and robbing only, horses, big and small hands."""
 
-    def reserved_counts(
-        self, opts: Mapping[str, Any], counters: Mapping[str, int]
-    ) -> dict[str, int]:
+    def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """h = min(4, c) horses when the option is on (RULES.md 1.2)."""
         if not opts["horses"]:
             return {}
-        return {"horses": min(4, counters.get("dealer_run", 1))}
+        return {HORSES.id: min(4, counters.get("dealer_run", 1))}
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """Wins are by self-draw or robbing only (RULES.md 1.3)."""
         return False
 
-    def can_rob(self, state: HandState, seat: int) -> bool:
+    def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
         """Not a kong whose peng was claimed from the robber's own discard (D17)."""
-        meld = state.pending_kong
+        meld = view.pending_kong
         return meld is not None and meld.source != seat
 
-    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
-        """Big patterns of the best reading; value M = 2 for big, 1 for small (D10)."""
-        ids, m = remember_score(state, win, lambda: self._best(state, win))
-        return list(ids), m
+    def score(self, view: HandView, win: WinInfo | None) -> Score:
+        """Big patterns of the best reading, M = 2 for big, 1 for small (D10); payments."""
+        if win is None:
+            return Score((), 0, tuple(self._settle(view, None, 0)))
+        ids, m = self._best(view, win)
+        return Score(ids, m, tuple(self._settle(view, win, m)))
 
-    def _best(self, state: HandState, win: WinInfo) -> tuple[tuple[str, ...], int]:
+    def _best(self, view: HandView, win: WinInfo) -> tuple[tuple[str, ...], int]:
         seat = win.winner
-        concealed = state.hand_tiles(seat)
+        concealed = view.hand_tiles(seat)
         if win.win_type in ("rob_kong", "discard"):
             concealed.append(win.tile)
-        melds = state.melds[seat]
+        melds = view.melds[seat]
         full = list(concealed)
         for m in melds:
             full.extend(m.tiles[:3])
@@ -112,7 +114,7 @@ class GuangdongRules(BaseRules):
             common.append("all_one_suit")
         if not suits:
             common.append("all_honors")
-        if len(suits) == 1 and honors and state.options["hunyise_big"]:
+        if len(suits) == 1 and honors and view.options["hunyise_big"]:
             common.append("half_flush")
         best: list[str] = []
         no_melds = not melds
@@ -124,7 +126,7 @@ class GuangdongRules(BaseRules):
             elif reading.shape == "thirteen_orphans":
                 found.add("thirteen_orphans")
             else:
-                found |= self._standard_patterns(state, win, reading.groups, concealed)
+                found |= self._standard_patterns(view, win, reading.groups, concealed)
             ordered = [p for p in PATTERNS if p in found]
             if len(ordered) > len(best):
                 best = ordered
@@ -133,10 +135,10 @@ class GuangdongRules(BaseRules):
         return tuple(best), 2
 
     def _standard_patterns(
-        self, state: HandState, win: WinInfo, groups: Any, concealed: list[int]
+        self, view: HandView, win: WinInfo, groups: Sequence[Group], concealed: list[int]
     ) -> set[str]:
         seat = win.winner
-        melds = state.melds[seat]
+        melds = view.melds[seat]
         triplets: list[tuple[int, bool]] = []  # (kind, concealed?)
         pair = -1
         has_sequence = any(m.kind == "chi" for m in melds)
@@ -168,13 +170,12 @@ class GuangdongRules(BaseRules):
             found.add("little_four_winds")
         return found
 
-    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+    def _settle(self, view: HandView, win: WinInfo | None, m: int) -> list[Item]:
         """Win and kong payments, then horse mirrors for each target that does not net 0
         over them (RULES.md 1.5, D13)."""
-        b = state.options["base_score"]
+        b = int(view.options["base_score"])
         base: list[Item] = []
         if win is not None:
-            _, m = self.patterns(state, win)
             w = win.winner
             share = 2 * b * m
             how = f"2 x 基础分 {b} x {'大胡 2' if m == 2 else '小胡 1'}"
@@ -187,8 +188,8 @@ class GuangdongRules(BaseRules):
                 )
             else:
                 base += [Item("hu", s, w, share, how, win.win_type) for s in range(4) if s != w]
-        if win is not None or state.options["kong_pay_on_draw"]:
-            for meld, konger in state.kongs:
+        if win is not None or view.options["kong_pay_on_draw"]:
+            for meld, konger in view.kongs:
                 if meld.kind == "kong_direct":
                     assert meld.source is not None
                     base.append(Item("kong", meld.source, konger, 3 * b, f"3 x {b}", meld.kind))
@@ -202,8 +203,8 @@ class GuangdongRules(BaseRules):
                     ]
         items = list(base)
         if win is not None:
-            d = state.dealer
-            for horse in state.reserved.get("horses", ()):
+            d = view.dealer
+            for horse in view.reserved.get(HORSES.id, ()):
                 target = (d + horse_target(horse)) % 4
                 if not _net(base, target):
                     continue  # RULES.md 1.5 (D13): a target that nets 0 moves nothing
@@ -217,17 +218,16 @@ class GuangdongRules(BaseRules):
                         items.append(Item("horse", d, it.payee, it.points, why, "horse"))
         return items
 
-    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+    def reserved_note(self, view: HandView, purpose: str, tile: int) -> tuple[str, str]:
         """The seat a horse points at (RULES.md 1.5)."""
-        if purpose != "horses":
+        if purpose != HORSES.id:
             return ("", "")
-        seat = (state.dealer + horse_target(tile)) % 4
+        seat = (view.dealer + horse_target(tile)) % 4
         return (f"马中S{seat}", f"on S{seat}")
 
-    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
         """Winner deals; the dealer's run grows while he wins; a draw passes the deal on."""
-        dealer, counters = state.dealer, state.counters
-        res = state.result()
+        dealer, counters = view.dealer, view.counters
         winner = res.win.winner if res.win else None
         if winner is None:
             return (dealer + 1) % 4, {"dealer_run": 1}
@@ -323,6 +323,7 @@ GUANGDONG = Variant(
     id="guangdong",
     name="Guangdong push-down win",
     zh="广东推倒胡",
+    reserved=(HORSES,),
     tile_counts=(4,) * 34 + (0,) * 8,
     options=OPTIONS,
     counters={"dealer_run": 1},

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from majiang.hand import decompositions
 from majiang.rules.base import (
     FIRST_DEALER,
@@ -15,9 +13,8 @@ from majiang.rules.base import (
     report_key,
 )
 from majiang.scoring import Item
-
-if TYPE_CHECKING:
-    from majiang.engine.state import HandState, WinInfo
+from majiang.values import HandResult, Score, WinInfo
+from majiang.view import HandView
 
 __all__ = ["FAN", "HAINAN", "SEAT_FLOWERS"]
 
@@ -73,13 +70,13 @@ OPTIONS = (
 )
 
 
-def _three_claims(state: HandState, a: int, b: int) -> bool:
+def _three_claims(view: HandView, a: int, b: int) -> bool:
     """包牌's trigger (D41): three chis, or three pengs, by ``a`` on ``b``'s discards.
 
     吃上家三道牌，或碰任意一家三道牌: the two counts are not added together. A direct kong
     counts as a peng, and so does a peng later made an added kong (its meld keeps the source).
     """
-    melds = [m for m in state.melds[a] if m.source == b and m.kind != "kong_concealed"]
+    melds = [m for m in view.melds[a] if m.source == b and m.kind != "kong_concealed"]
     chis = sum(1 for m in melds if m.kind == "chi")
     return chis >= 3 or len(melds) - chis >= 3
 
@@ -88,12 +85,12 @@ class HainanRules(BaseRules):
     """Hooks of hainan."""
 
     def fan(
-        self, state: HandState, seat: int, tiles: list[int], win_type: str, tile: int
+        self, view: HandView, seat: int, tiles: list[int], win_type: str, tile: int
     ) -> list[str]:
         """The 番 of a complete concealed part (14 with the winning ``tile``), best reading
         (0.7); ``tile`` tells whether a 白 triplet was completed by the discard (D39)."""
-        melds = state.melds[seat]
-        pos = (seat - state.dealer) % 4
+        melds = view.melds[seat]
+        pos = (seat - view.dealer) % 4
         full = list(tiles) + [t for m in melds for t in m.tiles[:3]]
         common: set[str] = set()
         if not melds:
@@ -103,7 +100,7 @@ class HainanRules(BaseRules):
             common.add("all_one_suit")
         if win_type == "rob_kong":
             common.add("rob_kong")
-        if any(f in SEAT_FLOWERS[pos] for f in state.flowers[seat]):
+        if any(f in SEAT_FLOWERS[pos] for f in view.flowers[seat]):
             common.add("seat_flower")
         meld_triplets = {m.tiles[0] for m in melds if m.kind != "chi"}
         # D39: a concealed 白 triplet gives no 番; one completed by the winning discard
@@ -141,28 +138,31 @@ class HainanRules(BaseRules):
                 best = ordered
         return best
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """有番才能胡: at least one of the eleven 番 (RULES.md 3.4)."""
-        t = state.window_tile
-        assert t is not None
-        return bool(self.fan(state, seat, [*state.hand_tiles(seat), t], "discard", t))
+        return bool(self.fan(view, seat, [*view.hand_tiles(seat), tile], "discard", tile))
 
-    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
-        """The 番 of the win, then ``self_draw``; patterns do not change the payment."""
-        tiles = state.hand_tiles(win.winner)
+    def score(self, view: HandView, win: WinInfo | None) -> Score:
+        """The 番 of the win, then ``self_draw`` (they do not change the payment); payments."""
+        if win is None:
+            return Score((), 0, tuple(self._settle(view, None)))
+        return Score(tuple(self._patterns(view, win)), 1, tuple(self._settle(view, win)))
+
+    def _patterns(self, view: HandView, win: WinInfo) -> list[str]:
+        tiles = view.hand_tiles(win.winner)
         if win.win_type in ("discard", "rob_kong"):
             tiles.append(win.tile)
-        found = self.fan(state, win.winner, tiles, win.win_type, win.tile)
+        found = self.fan(view, win.winner, tiles, win.win_type, win.tile)
         if win.win_type not in ("discard", "rob_kong"):
             found.append("self_draw")
-        return found, 1
+        return found
 
-    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+    def _settle(self, view: HandView, win: WinInfo | None) -> list[Item]:
         """Fixed points x u, kongs, the dealer streak, then 包牌 (RULES.md 3.5)."""
-        u = int(state.options["base_unit"])
-        s = state.counters.get("dealer_wins", 0)
-        d = state.dealer
-        bonus = bool(state.options["dealer_streak_bonus"])
+        u = int(view.options["base_unit"])
+        s = view.counters.get("dealer_wins", 0)
+        d = view.dealer
+        bonus = bool(view.options["dealer_streak_bonus"])
 
         def times(x: int, y: int) -> int:
             return 1 + s if bonus and d in (x, y) and x != y else 1
@@ -179,8 +179,8 @@ class HainanRules(BaseRules):
                 src = win.source
                 assert src is not None
                 shares = {p: (20 if p == src else 10) * u * times(p, w) for p in range(4) if p != w}
-                liable = state.options["baopai"] and (
-                    _three_claims(state, w, src) or _three_claims(state, src, w)
+                liable = view.options["baopai"] and (
+                    _three_claims(view, w, src) or _three_claims(view, src, w)
                 )
                 if liable:
                     items.append(
@@ -212,8 +212,8 @@ class HainanRules(BaseRules):
                     for p in range(4)
                     if p != w
                 ]
-        if win is not None or state.options["kong_pay_on_draw"]:
-            for meld, konger in state.kongs:
+        if win is not None or view.options["kong_pay_on_draw"]:
+            for meld, konger in view.kongs:
                 each = 20 if meld.kind == "kong_concealed" else 10
                 items += [
                     Item(
@@ -229,10 +229,9 @@ class HainanRules(BaseRules):
                 ]
         return items
 
-    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
         """Dealer win: stays, s+1; draw: stays; non-dealer win: winner's next deals (D37)."""
-        opts, dealer, counters = state.options, state.dealer, state.counters
-        res = state.result()
+        opts, dealer, counters = view.options, view.dealer, view.counters
         winner = res.win.winner if res.win else None
         s = counters.get("dealer_wins", 0)
         if winner is None:

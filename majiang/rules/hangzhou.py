@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from majiang.hand import decompositions, is_pairs, is_sets
+from majiang.hand.decompose import Decomposition, Group
 from majiang.rules.base import (
     FIRST_DEALER,
+    WILD_INDICATOR,
     BaseRules,
     Option,
     Restriction,
@@ -15,12 +17,19 @@ from majiang.rules.base import (
     escape_option,
     indicator_reserved,
     indicator_wild,
-    remember_score,
 )
 from majiang.scoring import Item
-
-if TYPE_CHECKING:
-    from majiang.engine.state import Action, HandState, WinInfo
+from majiang.values import (
+    JSON,
+    Action,
+    Event,
+    HandResult,
+    Options,
+    Score,
+    VariantState,
+    WinInfo,
+)
+from majiang.view import HandView
 
 __all__ = ["HANGZHOU", "chain", "fan"]
 
@@ -83,7 +92,7 @@ SHAPE_IDS = {
 }
 
 
-def chain(log: list[str]) -> tuple[int, int, int]:
+def chain(log: Sequence[str]) -> tuple[int, int, int]:
     """(n 飘 in the chain, m 杠 in it, m after its last 飘) read back from the last draw (D35)."""
     n = m = m_after = 0
     seen_piao = False
@@ -105,153 +114,168 @@ def fan(shape: int, baotou: bool, n: int, m: int) -> int:
     return shape * (2 if baotou else 1) << (n + m)
 
 
+@dataclass(frozen=True, slots=True)
+class HangzhouState(VariantState):
+    """抓打 (D24): the seat whose wild discard restricts the others until its next turn."""
+
+    zhuada: int | None = None
+
+    def public(self) -> dict[str, JSON]:
+        """The 抓打 owner is public: everyone saw the wild discarded."""
+        return {"zhuada": self.zhuada}
+
+
+_NO_ZHUADA = HangzhouState()
+
+
+def _state(view: HandView) -> HangzhouState:
+    """The hand's hangzhou state (the engine keeps what ``start``/``on_event`` returned)."""
+    st = view.variant_state
+    return st if isinstance(st, HangzhouState) else _NO_ZHUADA
+
+
 class HangzhouRules(BaseRules):
     """Hooks of hangzhou."""
 
-    def reserved_counts(
-        self, opts: Mapping[str, Any], counters: Mapping[str, int]
-    ) -> dict[str, int]:
+    def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """The flipped wild indicator, when 翻财神 (RULES.md 2.1)."""
         return indicator_reserved(opts)
 
-    def wild_kind(
-        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
-    ) -> int | None:
+    def wild_kind(self, opts: Options, reserved: Mapping[str, tuple[int, ...]]) -> int | None:
         """白板 (fixed) or the indicator's kind (flipped, D33)."""
         return indicator_wild(opts, reserved, WHITE)
 
-    def wilds_in_melds(self, opts: Mapping[str, Any]) -> bool:
+    def wilds_in_melds(self, opts: Options) -> bool:
         """Option wild_in_melds (D28)."""
         return bool(opts["wild_in_melds"])
 
-    def initial_counters(self, opts: Mapping[str, Any]) -> dict[str, int]:
+    def initial_counters(self, opts: Options) -> dict[str, int]:
         """L starts at start_lao (D23)."""
         return {"lao": int(opts["start_lao"])}
 
-    def on_start(self, state: HandState) -> None:
+    def start(self, view: HandView) -> HangzhouState:
         """No 抓打 period at the deal."""
-        state.extra["zhuada"] = None
+        return _NO_ZHUADA
 
-    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
+    def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> HangzhouState:
         """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
-        owner = state.extra.get("zhuada")
-        if event == "discard" and tile == state.wild:
-            state.extra["zhuada"] = seat
-        elif event in ("draw", "claim") and seat == owner:
-            state.extra["zhuada"] = None
+        now = _state(view)
+        if event == Event.DISCARD and tile == view.wild:
+            return HangzhouState(seat)
+        if event in (Event.DRAW, Event.CLAIM) and seat == now.zhuada:
+            return _NO_ZHUADA
+        return now
 
-    def _restricted(self, state: HandState, seat: int) -> bool:
-        owner = state.extra.get("zhuada")
+    def _restricted(self, view: HandView, seat: int) -> bool:
+        owner = _state(view).zhuada
         return owner is not None and owner != seat
 
-    def filter_turn(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+    def filter_turn(self, view: HandView, seat: int, actions: list[Action]) -> list[Action]:
         """A restricted seat may only self-draw, concealed-kong, or discard its drawn tile."""
-        if not self._restricted(state, seat):
+        if not self._restricted(view, seat):
             return actions
-        pengs = {m.tiles[0] for m in state.melds[seat] if m.kind == "peng"}
+        pengs = {m.tiles[0] for m in view.melds[seat] if m.kind == "peng"}
         keep = []
         for a in actions:
             if (
                 a.type == "hu"
                 or (a.type == "kong" and (a.tile not in pengs or len(a.tiles) == 4))
-                or (a.type == "discard" and a.tile == state.drawn)
+                or (a.type == "discard" and a.tile == view.drawn)
             ):
                 keep.append(a)
         return keep
 
-    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
+    def filter_claims(
+        self, view: HandView, seat: int, discarder: int, tile: int, actions: list[Action]
+    ) -> list[Action]:
         """抓打 bars every claim; 摊 limits (D31) or at most two chi without 承包."""
-        if self._restricted(state, seat):
+        if self._restricted(view, seat):
             return []
-        source = state.window_from
-        assert source is not None
-        lao = state.counters.get("lao", 1)
-        if state.options["chengbao"]:
-            if state.claims_count[seat][source] >= 2 and not (
-                lao == 3 and state.dealer in (seat, source)
+        source = discarder
+        lao = view.counters.get("lao", 1)
+        if view.options["chengbao"]:
+            if view.claims_count[seat][source] >= 2 and not (
+                lao == 3 and view.dealer in (seat, source)
             ):
                 return [a for a in actions if a.type == "hu"]
             return actions
-        chis = sum(1 for m in state.melds[seat] if m.kind == "chi")
+        chis = sum(1 for m in view.melds[seat] if m.kind == "chi")
         if chis >= 2:
             return [a for a in actions if a.type != "chi"]
         return actions
 
-    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+    def restrictions_now(
+        self, view: HandView, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, str]]:
         """Besides 漏胡 / 漏碰: 抓打 (D24) and the 摊 limit (D31) in force for ``seat``."""
-        out = super().restrictions_now(state, seat)
-        if state.result_ is not None:
+        out = super().restrictions_now(view, seat, legal)
+        if view.ended:
             return out
-        if self._restricted(state, seat):
-            out.insert(0, ("zhuada", f"S{state.extra['zhuada']}"))
-        lao = state.counters.get("lao", 1)
-        if state.options["chengbao"]:
+        if self._restricted(view, seat):
+            out.insert(0, ("zhuada", f"S{_state(view).zhuada}"))
+        lao = view.counters.get("lao", 1)
+        if view.options["chengbao"]:
             full = [
                 f"S{p}"
                 for p in range(4)
                 if p != seat
-                and state.claims_count[seat][p] >= 2
-                and not (lao == 3 and state.dealer in (seat, p))
+                and view.claims_count[seat][p] >= 2
+                and not (lao == 3 and view.dealer in (seat, p))
             ]
             if full:
                 out.append(("tan", " ".join(full)))
-        elif sum(1 for m in state.melds[seat] if m.kind == "chi") >= 2:
+        elif sum(1 for m in view.melds[seat] if m.kind == "chi") >= 2:
             out.append(("two_chi", ""))
         return out
 
-    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """3老 and exactly one of discarder and claimer the dealer (2.3 (a), (b))."""
-        source = state.window_from
-        return (
-            state.counters.get("lao", 1) == 3
-            and source is not None
-            and (source == state.dealer) != (seat == state.dealer)
+        return view.counters.get("lao", 1) == 3 and (discarder == view.dealer) != (
+            seat == view.dealer
         )
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """Only at 3老, between dealer and non-dealer, and never when 爆头-ready (2.3)."""
-        source = state.window_from
-        if state.counters.get("lao", 1) != 3 or source is None:
+        source = discarder
+        if view.counters.get("lao", 1) != 3:
             return False
-        if (source == state.dealer) == (seat == state.dealer):
+        if (source == view.dealer) == (seat == view.dealer):
             return False
-        if self._restricted(state, seat):
+        if self._restricted(view, seat):
             return False
-        return not self._baotou_ready(state, state.hand_tiles(seat), seat)
+        return not self._baotou_ready(view, view.hand_tiles(seat), seat)
 
-    def _baotou_ready(self, state: HandState, tiles: list[int], seat: int) -> bool:
+    def _baotou_ready(self, view: HandView, tiles: list[int], seat: int) -> bool:
         """Taking one wild out leaves only sets, or (no melds) six pairs (D34)."""
-        wild = state.wild
+        wild = view.wild
         if wild is None or wild not in tiles:
             return False
         rest = list(tiles)
         rest.remove(wild)
         if is_sets(rest, wild=wild):
             return True
-        return not state.melds[seat] and len(rest) == 12 and is_pairs(rest, wild=wild)
+        return not view.melds[seat] and len(rest) == 12 and is_pairs(rest, wild=wild)
 
-    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
-        """The shape, baotou/qike, then gang x m and piao x n, for the highest F."""
-        ids, f, _ = self._score(state, win)
-        return list(ids), f
+    def score(self, view: HandView, win: WinInfo | None) -> Score:
+        """The shape, baotou/qike, then gang x m and piao x n, for the highest F; payments."""
+        if win is None:
+            return Score((), 0, ())  # RULES.md 2.5: a draw pays nothing
+        ids, f, why = self._best(view, win)
+        return Score(ids, f, tuple(self._settle(view, win, f, why)))
 
-    def _score(self, state: HandState, win: WinInfo) -> tuple[tuple[str, ...], int, str]:
-        """The best (ids, F, explanation), computed once per win."""
-        return remember_score(state, win, lambda: self._best(state, win))
-
-    def _best(self, state: HandState, win: WinInfo) -> tuple[tuple[str, ...], int, str]:
+    def _best(self, view: HandView, win: WinInfo) -> tuple[tuple[str, ...], int, str]:
         seat = win.winner
-        wild = state.wild
-        concealed = state.hand_tiles(seat)
+        wild = view.wild
+        concealed = view.hand_tiles(seat)
         if win.win_type == "discard":
             concealed.append(win.tile)
         self_draw = win.win_type != "discard"
         before = list(concealed)
         if self_draw:
             before.remove(win.tile)
-        n, m, m_after = chain(state.seat_log[seat]) if self_draw else (0, 0, 0)
+        n, m, m_after = chain(view.seat_log[seat]) if self_draw else (0, 0, 0)
         best: tuple[int, list[str], str] = (0, [], "")
-        no_melds = not state.melds[seat]
+        no_melds = not view.melds[seat]
         readings = decompositions(
             concealed, wild=wild, seven_pairs=no_melds, thirteen_orphans=False
         )
@@ -267,7 +291,7 @@ class HangzhouRules(BaseRules):
                 tag = "baotou"
             else:
                 has_wild = wild is not None and wild in concealed
-                q = self._quads(reading, state.options["wild_luxury_quad"])
+                q = self._quads(reading, bool(view.options["wild_luxury_quad"]))
                 q = min(q, 3)
                 shape_id = SHAPE_IDS[(not has_wild, q)]
                 s = (4 if not has_wild else 2) * 2**q
@@ -299,9 +323,9 @@ class HangzhouRules(BaseRules):
         return len(rest) == 12 and is_pairs(rest, wild=wild)
 
     @staticmethod
-    def _quads(reading: Any, wild_quads: bool) -> int:
+    def _quads(reading: Decomposition, wild_quads: bool) -> int:
         """Quadruples of a seven-pairs reading: physically identical four, or with wilds (D22)."""
-        per_kind: dict[int, list[Any]] = {}
+        per_kind: dict[int, list[Group]] = {}
         for g in reading.groups:
             per_kind.setdefault(int(g.tiles[0]), []).append(g)
         q = 0
@@ -310,29 +334,26 @@ class HangzhouRules(BaseRules):
                 q += 1
         return q
 
-    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
-        """b x 庄闲分 x F, then 承包 (RULES.md 2.5). Kongs are never paid; a draw pays nothing."""
-        if win is None:
-            return []
-        _, f, why = self._score(state, win)
-        b = int(state.options["base_score"])
-        lao = state.counters.get("lao", 1)
+    def _settle(self, view: HandView, win: WinInfo, f: int, why: str) -> list[Item]:
+        """b x 庄闲分 x F, then 承包 (RULES.md 2.5). Kongs are never paid."""
+        b = int(view.options["base_score"])
+        lao = view.counters.get("lao", 1)
         w = win.winner
 
         def z(x: int, y: int) -> int:
-            return 2**lao if state.dealer in (x, y) else 1
+            return 2**lao if view.dealer in (x, y) else 1
 
         def pay(p: int) -> Item:
             zx = z(w, p)
             note = f"底分 {b} x 庄闲分 {zx} x 番 ({why})"
             return Item("hu", p, w, b * zx * f, note, win.win_type)
 
-        if win.win_type == "discard" and state.options["discard_pay"] == "discarder":
+        if win.win_type == "discard" and view.options["discard_pay"] == "discarder":
             assert win.source is not None
             normal = [pay(win.source)]
         else:
             normal = [pay(p) for p in range(4) if p != w]
-        if not state.options["chengbao"]:
+        if not view.options["chengbao"]:
             return normal
         x = sum(it.points for it in normal)
         liable = [
@@ -345,7 +366,7 @@ class HangzhouRules(BaseRules):
                 "santan",
             )
             for p in range(4)
-            if p != w and state.claims_count[w][p] >= 3
+            if p != w and view.claims_count[w][p] >= 3
         ]
         liable += [
             Item(
@@ -357,14 +378,13 @@ class HangzhouRules(BaseRules):
                 "dao_chengbao",
             )
             for p in range(4)
-            if p != w and state.claims_count[p][w] >= 3
+            if p != w and view.claims_count[p][w] >= 3
         ]
         return liable or normal
 
-    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
         """The dealer stays and rises a level on his win or a draw; another winner deals (2.6)."""
-        opts, dealer, counters = state.options, state.dealer, state.counters
-        res = state.result()
+        opts, dealer, counters = view.options, view.dealer, view.counters
         winner = res.win.winner if res.win else None
         lao = counters.get("lao", 1)
         if winner is None or winner == dealer:
@@ -501,6 +521,7 @@ HANGZHOU = Variant(
     id="hangzhou",
     name="Hangzhou mahjong",
     zh="杭州麻将",
+    reserved=(WILD_INDICATOR,),
     tile_counts=(4,) * 34 + (0,) * 8,
     options=OPTIONS,
     counters={"lao": 1},

@@ -3,27 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions
-from majiang.rules.base import BaseRules, Option, Restriction, Variant, escape_option
+from majiang.rules.base import BaseRules, Option, Reserved, Restriction, Variant, escape_option
 from majiang.scoring import Item
-
-if TYPE_CHECKING:
-    from majiang.engine.state import HandState, WinInfo
+from majiang.values import HandResult, Options, Score, WinInfo
+from majiang.view import HandView
 
 __all__ = ["HONGZHONG", "bird_hits"]
 
 RED = 33
 
+BIRDS = Reserved("birds", "鸟牌", "birds")
+"""抓鸟: the birds set aside at the deal, revealed when the hand is won (RULES.md 4.5)."""
+
 OPTIONS = (
     Option("no_wild", "bool", False, "无赖子(转转)", "转转: no 红中, 108 tiles, no wilds"),
-    Option(
-        "birds", "choice", 2, "抓鸟", "bird tiles set aside at the deal", choices=(2, 4, 6)
-    ),
-    Option(
-        "bird_value", "choice", 1, "鸟分", "points per hit bird per payer", choices=(1, 2)
-    ),
+    Option("birds", "choice", 2, "抓鸟", "bird tiles set aside at the deal", choices=(2, 4, 6)),
+    Option("bird_value", "choice", 1, "鸟分", "points per hit bird per payer", choices=(1, 2)),
     Option("golden_bird", "bool", True, "金鸟", "no hit counts as every bird hitting"),
     Option(
         "hongzhong_zimo",
@@ -76,57 +73,59 @@ def bird_hits(birds: tuple[int, ...]) -> int:
 class HongzhongRules(BaseRules):
     """Hooks of hongzhong (and 转转 with no_wild)."""
 
-    def tile_set(self, opts: Mapping[str, Any]) -> tuple[int, ...] | None:
+    def tile_set(self, opts: Options) -> tuple[int, ...] | None:
         """112 tiles, or 108 with no_wild (RULES.md 4.1)."""
         red = 0 if opts["no_wild"] else 4
         return (4,) * 27 + (0,) * 6 + (red,) + (0,) * 8
 
-    def reserved_counts(
-        self, opts: Mapping[str, Any], counters: Mapping[str, int]
-    ) -> dict[str, int]:
+    def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """N birds from the back (D53)."""
-        return {"birds": int(opts["birds"])}
+        return {BIRDS.id: int(opts["birds"])}
 
-    def wild_kind(
-        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
-    ) -> int | None:
+    def wild_kind(self, opts: Options, reserved: Mapping[str, tuple[int, ...]]) -> int | None:
         """红中, unless 转转."""
         return None if opts["no_wild"] else RED
 
-    def instant_win(self, state: HandState, seat: int) -> bool:
+    def instant_win(self, view: HandView, seat: int) -> bool:
         """四红中: all four 红中 in the starting hand, before the dealer's first discard (D56)."""
-        return state.wild == RED and list(state.deal.hands[seat]).count(RED) == 4
+        return view.wild == RED and list(view.deal.hands[seat]).count(RED) == 4
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """红中自摸: a seat holding a 红中 only self-draws (D60)."""
         return not (
-            state.options["hongzhong_zimo"]
-            and state.wild is not None
-            and state.concealed[seat][state.wild]
+            view.options["hongzhong_zimo"]
+            and view.wild is not None
+            and view.concealed[seat][view.wild]
         )
 
-    def can_rob(self, state: HandState, seat: int) -> bool:
+    def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
         """无红中可抢杠: a seat holding a 红中 may not rob (D60)."""
         return not (
-            state.options["no_hongzhong_rob"]
-            and state.wild is not None
-            and state.concealed[seat][state.wild]
+            view.options["no_hongzhong_rob"]
+            and view.wild is not None
+            and view.concealed[seat][view.wild]
         )
 
-    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
+    def score(self, view: HandView, win: WinInfo | None) -> Score:
+        """Patterns (they do not change the payment) and payments (RULES.md 4.4, 4.5)."""
+        if win is None:
+            return Score((), 0, tuple(self._settle(view, None)))
+        return Score(tuple(self._patterns(view, win)), 1, tuple(self._settle(view, win)))
+
+    def _patterns(self, view: HandView, win: WinInfo) -> list[str]:
         """basic_hand or seven_pairs, and heavenly_hand / four_red_dragons for instant wins."""
         seat = win.winner
-        tiles = state.hand_tiles(seat)
+        tiles = view.hand_tiles(seat)
         if win.win_type in ("discard", "rob_kong"):
             tiles.append(win.tile)
         found: list[str] = []
         if len(tiles) % 3 == 2:
-            no_melds = not state.melds[seat]
+            no_melds = not view.melds[seat]
             shapes = {
                 d.shape
                 for d in decompositions(
                     tiles,
-                    wild=state.wild,
+                    wild=view.wild,
                     seven_pairs=no_melds,
                     thirteen_orphans=False,
                     wild_numbers_only=True,
@@ -137,25 +136,25 @@ class HongzhongRules(BaseRules):
             elif "seven_pairs" in shapes:
                 found.append("seven_pairs")
         if win.win_type == "instant":
-            if found and seat == state.dealer:
+            if found and seat == view.dealer:
                 found.append("heavenly_hand")
-            if self.instant_win(state, seat):
+            if self.instant_win(view, seat):
                 found.append("four_red_dragons")
-        return found, 1
+        return found
 
-    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+    def _settle(self, view: HandView, win: WinInfo | None) -> list[Item]:
         """Hu, birds and 庄闲 on a win; kongs in every hand (RULES.md 4.5)."""
-        u = int(state.options["base_score"])
+        u = int(view.options["base_score"])
         items: list[Item] = []
         if win is not None:
             w = win.winner
-            birds = state.reserved.get("birds", ())
+            birds = view.reserved.get(BIRDS.id, ())
             hits = bird_hits(birds)
-            golden = hits == 0 and bool(birds) and bool(state.options["golden_bird"])
-            if hits == 0 and state.options["golden_bird"]:
+            golden = hits == 0 and bool(birds) and bool(view.options["golden_bird"])
+            if hits == 0 and view.options["golden_bird"]:
                 hits = len(birds)  # 金鸟: no hit counts as every bird hitting
-            bird = hits * int(state.options["bird_value"]) * u
-            bird_how = f"{hits} x 鸟分 {state.options['bird_value']} x 底分 {u}"
+            bird = hits * int(view.options["bird_value"]) * u
+            bird_how = f"{hits} x 鸟分 {view.options['bird_value']} x 底分 {u}"
 
             def share(payer: int, base: int, to_pay: int) -> list[Item]:
                 """One payer's hu, bird and 庄闲 points, paid by ``to_pay``."""
@@ -165,7 +164,7 @@ class HongzhongRules(BaseRules):
                 if bird:
                     kind = "golden_bird" if golden else "bird"
                     out.append(Item("bird", to_pay, w, bird, bird_how, kind))
-                if state.options["zhuang_xian"] and state.dealer in (w, payer):
+                if view.options["zhuang_xian"] and view.dealer in (w, payer):
                     out.append(Item("zhuangxian", to_pay, w, u, f"+1 x 底分 {u}", "zhuangxian"))
                 return out
 
@@ -174,7 +173,7 @@ class HongzhongRules(BaseRules):
                 items += share(win.source, 1, win.source)
             elif win.win_type == "rob_kong":
                 assert win.source is not None
-                if state.options["rob_kong_pays_all"]:
+                if view.options["rob_kong_pays_all"]:
                     for p in range(4):
                         if p != w:
                             items += share(p, 2, win.source)
@@ -185,7 +184,7 @@ class HongzhongRules(BaseRules):
                     if p != w:
                         items += share(p, 2, p)
         # 荒庄不荒杠: kongs are paid in every hand (RULES.md 4.5)
-        for meld, konger in state.kongs:
+        for meld, konger in view.kongs:
             if meld.kind == "kong_direct":
                 assert meld.source is not None
                 items.append(Item("kong", meld.source, konger, 3 * u, f"3 x {u}", meld.kind))
@@ -198,20 +197,19 @@ class HongzhongRules(BaseRules):
                 ]
         return items
 
-    def reserved_note(self, state: HandState, purpose: str, tile: int) -> tuple[str, str]:
+    def reserved_note(self, view: HandView, purpose: str, tile: int) -> tuple[str, str]:
         """A bird hits on 1, 5, 9 or 红中 (RULES.md 4.5)."""
-        if purpose != "birds":
+        if purpose != BIRDS.id:
             return ("", "")
         return ("中鸟", "hit") if bird_hits((tile,)) else ("不中", "miss")
 
-    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
         """The winner deals; after a draw the last drawer (or the same dealer) deals."""
-        res = state.result()
         if res.win is not None:
             return res.win.winner, {}
-        if state.options["draw_dealer"] == "same" or res.escaped is not None:
-            return state.dealer, {}
-        return state.last_drawer, {}
+        if view.options["draw_dealer"] == "same" or res.escaped is not None:
+            return view.dealer, {}
+        return view.last_drawer, {}
 
 
 PATTERN_NAMES = {
@@ -303,6 +301,7 @@ HONGZHONG = Variant(
     id="hongzhong",
     name="Red Dragon mahjong / Zhuanzhuan",
     zh="红中麻将 / 转转",
+    reserved=(BIRDS,),
     tile_counts=(4,) * 27 + (0,) * 6 + (4,) + (0,) * 8,
     options=OPTIONS,
     counters={},

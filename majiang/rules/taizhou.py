@@ -3,15 +3,16 @@ mutual settlement, 生牌 and 包三家."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from majiang.hand import decompositions, shanten
+from majiang.hand.decompose import Decomposition, Group
 from majiang.rules.base import (
     COMMON_NAMES,
     FIRST_DEALER,
+    WILD_INDICATOR,
     BaseRules,
     Option,
     Restriction,
@@ -19,16 +20,24 @@ from majiang.rules.base import (
     escape_option,
     indicator_reserved,
     indicator_wild,
-    remember_score,
     report_key,
 )
 from majiang.scoring import Item
 from majiang.tiles import Tile
+from majiang.values import (
+    JSON,
+    Action,
+    Event,
+    HandResult,
+    Meld,
+    Options,
+    Score,
+    VariantState,
+    WinInfo,
+)
+from majiang.view import HandView
 
-if TYPE_CHECKING:
-    from majiang.engine.state import HandState, Meld, WinInfo
-
-__all__ = ["FAN_VALUES", "TAIZHOU", "Score", "meld_hu"]
+__all__ = ["FAN_VALUES", "TAIZHOU", "TaizhouState", "WinnerPoints", "meld_hu"]
 
 WHITE, GREEN, RED = 31, 32, 33
 SHENG_LIVE = 30
@@ -103,7 +112,7 @@ def meld_hu(meld: Meld) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Score:
+class WinnerPoints:
     """A winner's 牌点 with its breakdown, for replay summaries."""
 
     points: int
@@ -113,104 +122,140 @@ class Score:
     breakdown: str
 
 
+@dataclass(frozen=True, slots=True)
+class LastDiscard:
+    """What 包三家 needs about the last discard or added kong (RULES.md 5.5): private, since
+    ``sheng_ok`` and ``shanten_after`` depend on the discarder's concealed tiles."""
+
+    seat: int
+    tile: int
+    raw: bool
+    sheng_ok: bool
+    shanten_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class TaizhouState(VariantState):
+    """熟 kinds (5.2), seats that threw a 得 (5.1), and the last discard for 包三家 (5.5)."""
+
+    known: frozenset[int] = frozenset()
+    no_win: frozenset[int] = frozenset()
+    wild_thrown: frozenset[int] = frozenset()
+    last: LastDiscard | None = None
+
+    def public(self) -> dict[str, JSON]:
+        """Discards are public: 熟 kinds and who threw a 得; ``last`` is not."""
+        return {
+            "known": [t for t in sorted(self.known)],
+            "no_win": [s for s in sorted(self.no_win)],
+            "wild_thrown": [s for s in sorted(self.wild_thrown)],
+        }
+
+
+_START = TaizhouState()
+
+
+def _state(view: HandView) -> TaizhouState:
+    """The hand's taizhou state (the engine keeps what ``start``/``on_event`` returned)."""
+    st = view.variant_state
+    return st if isinstance(st, TaizhouState) else _START
+
+
 class TaizhouRules(BaseRules):
     """Hooks of taizhou."""
 
-    def reserved_counts(
-        self, opts: Mapping[str, Any], counters: Mapping[str, int]
-    ) -> dict[str, int]:
+    def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """The flipped wild indicator (D62)."""
         return indicator_reserved(opts)
 
-    def wild_kind(
-        self, opts: Mapping[str, Any], reserved: Mapping[str, tuple[int, ...]]
-    ) -> int | None:
+    def wild_kind(self, opts: Options, reserved: Mapping[str, tuple[int, ...]]) -> int | None:
         """The indicator's kind, or 白 with fixed_white."""
         return indicator_wild(opts, reserved, WHITE)
 
-    def on_start(self, state: HandState) -> None:
+    def start(self, view: HandView) -> TaizhouState:
         """Nothing discarded yet; nobody has thrown a 得."""
-        state.extra.update(
-            known=frozenset(), no_win=frozenset(), wild_thrown=frozenset(), last=None
-        )
+        return _START
 
-    def on_event(self, state: HandState, event: str, seat: int, tile: int) -> None:
+    def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> TaizhouState:
         """Track 熟 kinds, 得 discards and what 包三家 needs about each discard (5.2, 5.5)."""
-        if event not in ("discard", "kong"):
-            return
-        if event == "kong" and not any(
-            m.kind == "kong_added" and m.tiles[0] == tile for m in state.melds[seat]
+        now = _state(view)
+        if event not in (Event.DISCARD, Event.KONG):
+            return now
+        if event == Event.KONG and not any(
+            m.kind == "kong_added" and m.tiles[0] == tile for m in view.melds[seat]
         ):
-            return
-        known: frozenset[int] = state.extra["known"]
+            return now
+        known = now.known
         raw = tile not in known
-        held = state.concealed[seat]  # the hand just before the discard is this + tile
-        holds_known = any(held[k] or k == tile for k in known if k != state.wild)
-        sheng_ok = raw and holds_known and state.live <= SHENG_LIVE
+        held = view.concealed[seat]  # the hand just before the discard is this + tile
+        holds_known = any(held[k] or k == tile for k in known if k != view.wild)
+        sheng_ok = raw and holds_known and view.live <= SHENG_LIVE
         shanten_after = 0
         if tile in (GREEN, RED):
-            after = state.hand_tiles(seat)
+            after = view.hand_tiles(seat)
             if len(after) % 3 != 0:
                 shanten_after = shanten(
-                    after, wild=state.wild, seven_pairs=False, thirteen_orphans=False
+                    after, wild=view.wild, seven_pairs=False, thirteen_orphans=False
                 )
-        state.extra["_last"] = (seat, tile, raw, sheng_ok, shanten_after)  # private to settlement
-        if event == "discard":
-            state.extra["known"] = known | {tile}
-            if tile == state.wild:
-                state.extra["no_win"] = state.extra["no_win"] | {seat}  # 5.1
-                state.extra["wild_thrown"] = state.extra["wild_thrown"] | {seat}
+        last = LastDiscard(seat, tile, raw, sheng_ok, shanten_after)
+        if event != Event.DISCARD:
+            return TaizhouState(now.known, now.no_win, now.wild_thrown, last)
+        if tile == view.wild:  # 5.1
+            return TaizhouState(known | {tile}, now.no_win | {seat}, now.wild_thrown | {seat}, last)
+        return TaizhouState(known | {tile}, now.no_win, now.wild_thrown, last)
 
-    def restrictions_now(self, state: HandState, seat: int) -> list[tuple[str, str]]:
+    def restrictions_now(
+        self, view: HandView, seat: int, legal: Sequence[Action]
+    ) -> list[tuple[str, str]]:
         """Besides 能胡不胡 / 能碰不碰: a thrown 得 (5.1) and the 生牌阶段 (5.2)."""
-        out = super().restrictions_now(state, seat)
-        if state.result_ is not None:
+        out = super().restrictions_now(view, seat, legal)
+        if view.ended:
             return out
-        if seat in state.extra["no_win"]:
+        if seat in _state(view).no_win:
             out = [r for r in out if r[0] != "no_discard_win"]
             out.insert(0, ("wild_thrown", ""))
-        if state.options["sheng_phase"] and state.live <= SHENG_LIVE:
+        if view.options["sheng_phase"] and view.live <= SHENG_LIVE:
             out.append(("sheng", ""))
         return out
 
-    def _may_win(self, state: HandState, seat: int) -> bool:
-        return seat not in state.extra["no_win"]
+    def _may_win(self, view: HandView, seat: int) -> bool:
+        return seat not in _state(view).no_win
 
-    def can_self_draw(self, state: HandState, seat: int) -> bool:
+    def can_self_draw(self, view: HandView, seat: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(state, seat)
+        return self._may_win(view, seat)
 
-    def may_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(state, seat)
+        return self._may_win(view, seat)
 
-    def can_win_on_discard(self, state: HandState, seat: int) -> bool:
+    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(state, seat)
+        return self._may_win(view, seat)
 
-    def can_rob(self, state: HandState, seat: int) -> bool:
+    def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(state, seat)
+        return self._may_win(view, seat)
 
     # -- scoring ---------------------------------------------------------------------
-    def winner_score(self, state: HandState, win: WinInfo) -> Score:
+    def winner_score(self, view: HandView, win: WinInfo) -> WinnerPoints:
         """The decomposition and winning-tile placement that maximise 牌点 (5.4)."""
-        return remember_score(state, win, lambda: self._best(state, win))
+        return self._best(view, win)
 
-    def _best(self, state: HandState, win: WinInfo) -> Score:
+    def _best(self, view: HandView, win: WinInfo) -> WinnerPoints:
         seat = win.winner
-        wild = state.wild
-        pos = (seat - state.dealer) % 4
+        wild = view.wild
+        pos = (seat - view.dealer) % 4
         seat_wind = 27 + pos
-        tiles = state.hand_tiles(seat)
+        tiles = view.hand_tiles(seat)
         self_draw = win.win_type not in ("discard", "rob_kong")
         if not self_draw:
             tiles.append(win.tile)
-        melds = state.melds[seat]
+        melds = view.melds[seat]
         wilds = tiles.count(wild) if wild is not None else 0
         drawn_wild = self_draw and win.tile == wild
         meld_sets = [(m.kind, m.tiles[0]) for m in melds]
-        best: Score | None = None
+        best: WinnerPoints | None = None
         best_key: tuple[int, tuple[int, list[int]]] = (1, (0, []))  # below every reading
         for reading in decompositions(
             tiles, wild=wild, seven_pairs=False, thirteen_orphans=False, wild_pairs_natural=False
@@ -225,7 +270,7 @@ class TaizhouRules(BaseRules):
                 for idx, (t, is_wild) in enumerate(zip(g.tiles, g.wilds, strict=True))
                 if (is_wild and drawn_wild) or (not is_wild and t == win.tile and not drawn_wild)
             ] or [(-1, -1)]
-            fans = self._fan(state, win, reading, groups, pair_kind, meld_sets, wilds, seat_wind)
+            fans = self._fan(view, win, reading, groups, pair_kind, meld_sets, wilds, seat_wind)
             fan = sum(FAN_VALUES[f] for f in fans)
             for gi, idx in places:
                 hu = 10
@@ -252,8 +297,8 @@ class TaizhouRules(BaseRules):
                 if self_draw:
                     hu += 2
                     parts.append("自摸 2")
-                points = self._cap(state, hu << fan)
-                score = Score(
+                points = self._cap(view, hu << fan)
+                score = WinnerPoints(
                     points,
                     hu,
                     fan,
@@ -270,12 +315,12 @@ class TaizhouRules(BaseRules):
 
     def _fan(
         self,
-        state: HandState,
+        view: HandView,
         win: WinInfo,
-        reading: Any,
-        groups: list[Any],
+        reading: Decomposition,
+        groups: list[Group],
         pair_kind: int,
-        meld_sets: list[tuple[str, int]],
+        meld_sets: Sequence[tuple[str, int]],
         wilds: int,
         seat_wind: int,
     ) -> list[str]:
@@ -309,9 +354,9 @@ class TaizhouRules(BaseRules):
             found.add("two_wilds")
         elif wilds == 1:
             stands = [t for g in reading.groups for t, w in zip(g.tiles, g.wilds, strict=True) if w]
-            if stands and stands[0] == state.wild:
+            if stands and stands[0] == view.wild:
                 found.add("wild_restored")
-        if self_draw and win.tile == state.wild:
+        if self_draw and win.tile == view.wild:
             found.add("wild_self_drawn")
         if win.win_type == "rob_kong":
             found.add("rob_kong")
@@ -325,15 +370,15 @@ class TaizhouRules(BaseRules):
             found.add("seat_wind_pung")
         return [f for f in FAN_VALUES if f in found]
 
-    def _cap(self, state: HandState, points: int) -> int:
-        cap = int(state.options["point_cap"])
+    def _cap(self, view: HandView, points: int) -> int:
+        cap = int(view.options["point_cap"])
         return min(points, cap) if cap > 0 else points
 
-    def loser_points(self, state: HandState, seat: int) -> tuple[int, str]:
+    def loser_points(self, view: HandView, seat: int) -> tuple[int, str]:
         """A non-winner's 牌点 and its breakdown (D66): his melds and natural concealed
         triplets x 2^(one per such set of 中, 发 or his seat wind)."""
-        seat_wind = 27 + (seat - state.dealer) % 4
-        melds = state.melds[seat]
+        seat_wind = 27 + (seat - view.dealer) % 4
+        melds = view.melds[seat]
         parts = [
             (f"{COMMON_NAMES[m.kind][0]} {Tile(m.tiles[0])}", meld_hu(m))
             for m in melds
@@ -342,65 +387,70 @@ class TaizhouRules(BaseRules):
         kinds = [m.tiles[0] for m in melds if m.kind != "chi"]
         # D66 (corrected 2026-12-01): three (or four undeclared) natural tiles of a kind in
         # the concealed hand count as a 暗刻; 得 never make one (未胡牌时不可用财神替代).
-        for k, n in enumerate(state.concealed[seat]):
-            if n >= 3 and k != state.wild:
+        for k, n in enumerate(view.concealed[seat]):
+            if n >= 3 and k != view.wild:
                 parts.append((f"暗刻 {Tile(k)}", 4 * (2 if _honor_or_end(k) else 1)))
                 kinds.append(k)
         hu = sum(v for _, v in parts)
         fan = sum(1 for k in kinds if k in (RED, GREEN, seat_wind))
-        points = self._cap(state, hu << fan)
+        points = self._cap(view, hu << fan)
         shown = f" ({' + '.join(f'{name} {v}' for name, v in parts)})" if parts else ""
         return points, f"胡 {hu}{shown} x 2^{fan} = {points}"
 
-    def patterns(self, state: HandState, win: WinInfo) -> tuple[list[str], int]:
-        """The winner's 番 (or basic_hand) and 牌点."""
-        score = self.winner_score(state, win)
-        return list(score.patterns), score.points
+    def score(self, view: HandView, win: WinInfo | None) -> Score:
+        """The winner's 番 (or basic_hand), 牌点 and the payments (RULES.md 5.4, 5.5)."""
+        if win is None:
+            return Score((), 0, ())  # 黄牌: nothing is settled
+        mine = self.winner_score(view, win)
+        return Score(mine.patterns, mine.points, tuple(self._settle(view, win, mine)))
 
-    def liable(self, state: HandState, win: WinInfo) -> tuple[int | None, str]:
+    def liable(self, view: HandView, win: WinInfo, mine: WinnerPoints) -> tuple[int | None, str]:
         """The 包三家 seat and its trigger, if any (RULES.md 5.5, D74)."""
-        if not state.options["baopai"] or win.win_type not in ("discard", "rob_kong"):
+        if not view.options["baopai"] or win.win_type not in ("discard", "rob_kong"):
             return None, ""
-        last = state.extra.get("_last")
+        last = _state(view).last
         if last is None:
             return None, ""
-        b, tile, raw, sheng_ok, shanten_after = last
+        b, tile, raw, sheng_ok, shanten_after = (
+            last.seat,
+            last.tile,
+            last.raw,
+            last.sheng_ok,
+            last.shanten_after,
+        )
         if b != win.source or tile != win.tile:
             return None, ""
-        if state.options["sheng_phase"] and sheng_ok:
+        if view.options["sheng_phase"] and sheng_ok:
             return b, "生牌"
-        exposed = [m for m in state.melds[win.winner] if m.kind != "kong_concealed"]
+        exposed = [m for m in view.melds[win.winner] if m.kind != "kong_concealed"]
         if (
             tile < 27
             and len(exposed) >= 3
             and all(m.tiles[0] // 9 == tile // 9 and m.tiles[0] < 27 for m in exposed)
-            and "all_one_suit" in self.winner_score(state, win).patterns
+            and "all_one_suit" in mine.patterns
         ):
             return b, "清一色"
         if tile in (GREEN, RED) and shanten_after >= 2:
             return b, "中/发"
-        if raw and b in state.extra["wild_thrown"]:
+        if raw and b in _state(view).wild_thrown:
             return b, "得 discarded"
         return None, ""
 
-    def settle(self, state: HandState, win: WinInfo | None) -> list[Item]:
+    def _settle(self, view: HandView, win: WinInfo, mine: WinnerPoints) -> list[Item]:
         """Weighted 牌点 rounded up to tens, mutual or winner_only, 包三家 (RULES.md 5.5)."""
-        if win is None:
-            return []  # 黄牌: nothing is settled
         w = win.winner
-        b, why = self.liable(state, win)
+        b, why = self.liable(view, win, mine)
         points = [0] * 4
         notes = [""] * 4
-        score = self.winner_score(state, win)
-        points[w] = score.points
-        notes[w] = score.breakdown
+        points[w] = mine.points
+        notes[w] = mine.breakdown
         for s in range(4):
             if s == b:
                 notes[s] = "包三家: 牌点 0"
             elif s != w:
-                points[s], notes[s] = self.loser_points(state, s)
-        mode = state.options["settle_mode"]
-        d = state.dealer
+                points[s], notes[s] = self.loser_points(view, s)
+        mode = view.options["settle_mode"]
+        d = view.dealer
 
         def weight(x: int, y: int) -> Fraction:
             dealer = d in (x, y)
@@ -411,7 +461,7 @@ class TaizhouRules(BaseRules):
             return Fraction(1)
 
         items: list[Item] = []
-        receivers = range(4) if state.options["settlement"] == "mutual" else (w,)
+        receivers = range(4) if view.options["settlement"] == "mutual" else (w,)
         for x in receivers:
             for y in range(4):
                 if x == y or not points[x]:
@@ -431,11 +481,10 @@ class TaizhouRules(BaseRules):
                 items.append(Item("hu" if x == w else "points", y, x, int(amount), how, reason))
         return items
 
-    def next_dealer(self, state: HandState) -> tuple[int, dict[str, int]]:
+    def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
         """The dealer stays after his own win (lianzhuang); otherwise his next deals (D72)."""
-        res = state.result()
-        d = state.dealer
-        if res.win is not None and res.win.winner == d and state.options["lianzhuang"]:
+        d = view.dealer
+        if res.win is not None and res.win.winner == d and view.options["lianzhuang"]:
             return d, {}
         if res.escaped is not None:
             return d, {}
@@ -556,6 +605,7 @@ TAIZHOU = Variant(
     id="taizhou",
     name="Taizhou / Jiaojiang mahjong",
     zh="台州麻将",
+    reserved=(WILD_INDICATOR,),
     tile_counts=(4,) * 34 + (0,) * 8,
     options=OPTIONS,
     counters={},
