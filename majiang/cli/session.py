@@ -12,10 +12,10 @@ from typing import Any
 from majiang.bots import Bot, make_bot
 from majiang.engine.match import Match
 from majiang.engine.state import Action, HandState, Meld
-from majiang.values import ActionType
 from majiang.records import record_json
 from majiang.rules import Variant, get_variant
 from majiang.tiles import Tile, chinese_name
+from majiang.values import ActionType
 
 __all__ = ["ACTION_WORDS", "Session", "describe", "meld_tiles"]
 

@@ -23,12 +23,12 @@ from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Selec
 
 from majiang.cli.session import ACTION_WORDS, Session, meld_tiles
 from majiang.engine.state import Action, Meld
-from majiang.values import ActionType
 from majiang.errors import MajiangError
 from majiang.rules import VARIANTS, Variant, get_variant
 from majiang.rules.base import Option
 from majiang.scoring import Item
 from majiang.tiles import Tile, chinese_name, glyph
+from majiang.values import ActionType
 
 __all__ = [
     "MajiangApp",

@@ -17,10 +17,10 @@ from typing import Any, TypeGuard
 
 from majiang.engine.match import FinishedHand, Match
 from majiang.engine.state import ACTION_TYPES, Action, HandState
-from majiang.values import ActionType
 from majiang.errors import MajiangError, RecordError
 from majiang.rules import get_variant
 from majiang.tiles import format_tiles, parse_tiles
+from majiang.values import ActionType
 
 __all__ = [
     "MAX_HANDS",
