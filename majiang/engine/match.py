@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from majiang.engine.state import HandState
 from majiang.engine.wall import deal_from_wall, fill_deal, full_set
@@ -32,9 +31,9 @@ class Match:
     def __init__(
         self,
         variant: str | Variant,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         seed: int = 0,
-        start: Mapping[str, Any] | None = None,
+        start: Mapping[str, object] | None = None,
         players: list[str] | None = None,
     ) -> None:
         self.variant = get_variant(variant) if isinstance(variant, str) else variant
@@ -53,7 +52,10 @@ class Match:
         else:
             dealer = int(first)
         counters = {**self.variant.counters, **self.variant.rules.initial_counters(self.options)}
-        for name, value in dict(start.get("counters", {})).items():
+        given = start.get("counters", {})
+        if not isinstance(given, Mapping):
+            raise OptionError(f"start.counters must be an object, got {given!r}")
+        for name, value in given.items():
             if name not in counters:
                 raise OptionError(
                     f"variant {self.variant.id!r} has no counter {name!r}"
@@ -77,7 +79,7 @@ class Match:
         self.finished: list[FinishedHand] = []
         self.over = False
 
-    def new_hand(self, deal: Mapping[str, Any] | None = None) -> HandState:
+    def new_hand(self, deal: Mapping[str, object] | None = None) -> HandState:
         """The next hand, shuffled from the seed or built from a record's deal."""
         if self.over:
             raise OptionError("the match has ended (a seat escaped)")

@@ -12,7 +12,6 @@ import copy
 from collections.abc import Mapping
 from itertools import chain, compress
 from operator import mul
-from typing import Any
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
@@ -29,6 +28,7 @@ from majiang.values import (
     HandResult,
     Meld,
     MeldKind,
+    Options,
     Outcome,
     Phase,
     VariantState,
@@ -54,7 +54,7 @@ class HandState:
     def __init__(
         self,
         variant: Variant,
-        options: Mapping[str, Any],
+        options: Options,
         dealer: int,
         counters: Mapping[str, int],
         deal: Deal,
@@ -109,7 +109,7 @@ class HandState:
         self.final_turn = False
         self.last_drawer = dealer
         self.instant_declined: set[int] = set()
-        self._waits_cache: dict[int, tuple[tuple[Any, ...], frozenset[int]]] = {}
+        self._waits_cache: dict[int, tuple[tuple[tuple[int, ...], int], frozenset[int]]] = {}
         self.claims_count = [[0] * 4 for _ in range(4)]
         """claims_count[a][b]: chi, peng and direct kongs seat a made on seat b's discards."""
         self.seat_log: list[list[str]] = [["D"] if s == dealer else [] for s in range(4)]

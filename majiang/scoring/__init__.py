@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["ITEM_KINDS", "Item", "deltas"]
 
@@ -38,7 +37,7 @@ class Item:
     reason: str = ""
     """Why, as an id the variant names (``Variant.term``): a win type, a kong kind, 金鸟 …"""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, int | str]:
         """The item as FORMAT.md section 3 writes it."""
         return {"kind": self.kind, "from": self.payer, "to": self.payee, "points": self.points}
 
