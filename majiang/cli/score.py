@@ -111,7 +111,7 @@ def score(
             f"a flower is never a winning tile or part of a hand (--win {win!r}, "
             f"--hand {hand!r}); exposed flowers go in --flowers"
         )
-    self_draw = win_type in ("self_draw", "kong_replacement")
+    self_draw = win_type in (WinType.SELF_DRAW, WinType.KONG_REPLACEMENT)
     if self_draw and tile not in concealed:
         raise MajiangError(f"for a self-draw --hand includes the winning tile {Tile(tile)}")
     if not self_draw:
@@ -145,7 +145,7 @@ def score(
     flower_rows[seat] = tuple(_flowers(v, flowers))
     log_rows: list[tuple[str, ...]] = [(), (), (), ()]
     log_rows[seat] = (*_chain(v, state.wild, meld_rows[seat], chain, win_type), "D")
-    window = win_type in ("discard", "rob_kong")
+    window = win_type in (WinType.DISCARD, WinType.ROB_KONG)
     position = Position(
         options=dict(state.options),
         dealer=state.dealer,
@@ -184,7 +184,7 @@ def score(
             f"winning hand in {variant}"
         )
     kong_source = None
-    if win_type == "kong_replacement":
+    if win_type == WinType.KONG_REPLACEMENT:
         own_kongs = [m for m in meld_rows[seat] if m.is_kong]
         if not own_kongs:
             raise MajiangError("--by kong needs a kong among the winner's melds")
@@ -225,13 +225,13 @@ def _chain(
     if "P" in chain and wild is None:
         raise MajiangError(f"--chain {text!r}: P is a wild discarded, and this hand has no wilds")
     kongs = sum(1 for m in melds if m.is_kong)
-    if win_type == "kong_replacement" and not kongs:
+    if win_type == WinType.KONG_REPLACEMENT and not kongs:
         raise MajiangError("--by kong needs a kong among the winner's melds")
     if chain.count("K") > kongs:
         raise MajiangError(
             f"--chain {text!r} has {chain.count('K')} kong(s) (K); the winner's melds hold {kongs}"
         )
-    if win_type == "kong_replacement":
+    if win_type == WinType.KONG_REPLACEMENT:
         if not chain:
             chain = ["K"]  # the win is on the replacement of the kong just declared
         elif chain[-1] != "K":
@@ -271,7 +271,7 @@ def _check_tiles(
             claim = _CLAIM_OF.get(m.kind)
             if claim is not None and claim not in claims:
                 raise MajiangError(f"{variant.id} has no {claim} (S{s}'s {_meld_text(m)})")
-            if m.kind == "chi" and m.source != (s - 1) % 4:
+            if m.kind == MeldKind.CHI and m.source != (s - 1) % 4:
                 # RULES.md 0.6: a chi takes the previous seat's discard only
                 raise MajiangError(
                     f"S{s}'s {_meld_text(m)}: a chi takes the previous seat's (S{(s - 1) % 4}) "
@@ -316,7 +316,7 @@ def _check_allowed(
     (the same the engine asks), so the calculator never scores a forbidden win."""
     rules = variant.rules
     vid = variant.id
-    if win_type == "discard":
+    if win_type == WinType.DISCARD:
         claims = variant.claims
         if tile == state.wild:
             claims = claims & variant.wild_discard_claims  # RULES.md 2.1: 财神不能放铳
@@ -336,12 +336,12 @@ def _check_allowed(
                 f"{vid}: S{seat} may not win on S{source}'s {Tile(tile)}: "
                 + _reason(variant, "no_discard_win", "its rules do not allow this win on a discard")
             )
-    elif win_type == "rob_kong":
+    elif win_type == WinType.ROB_KONG:
         if not variant.rob_added_kong:
             raise MajiangError(f"{vid} has no robbing a kong (抢杠)")
         assert source is not None
         peng = next(
-            (m for m in state.melds[source] if m.kind == "peng" and m.tiles[0] == tile), None
+            (m for m in state.melds[source] if m.kind == MeldKind.PENG and m.tiles[0] == tile), None
         )
         if peng is None:
             raise MajiangError(

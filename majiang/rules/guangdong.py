@@ -17,7 +17,14 @@ from majiang.rules.base import (
 )
 from majiang.scoring import Item
 from majiang.tiles import Tile
-from majiang.values import HandResult, Options, Score, WinInfo
+from majiang.values import (
+    HandResult,
+    MeldKind,
+    Options,
+    Score,
+    WinInfo,
+    WinType,
+)
 from majiang.view import HandView
 
 __all__ = ["GUANGDONG", "PATTERNS", "horse_target"]
@@ -99,7 +106,7 @@ class GuangdongRules(BaseRules):
     def _best(self, view: HandView, win: WinInfo) -> tuple[tuple[str, ...], int]:
         seat = win.winner
         concealed = view.hand_tiles(seat)
-        if win.win_type in ("rob_kong", "discard"):
+        if win.win_type in (WinType.ROB_KONG, WinType.DISCARD):
             concealed.append(win.tile)
         melds = view.melds[seat]
         full = list(concealed)
@@ -108,7 +115,7 @@ class GuangdongRules(BaseRules):
         suits = {t // 9 for t in full if t < 27}
         honors = any(t >= 27 for t in full)
         common: list[str] = []
-        if win.win_type == "instant":
+        if win.win_type == WinType.INSTANT:
             common.append("heavenly_hand")
         if len(suits) == 1 and not honors:
             common.append("all_one_suit")
@@ -141,7 +148,7 @@ class GuangdongRules(BaseRules):
         melds = view.melds[seat]
         triplets: list[tuple[int, bool]] = []  # (kind, concealed?)
         pair = -1
-        has_sequence = any(m.kind == "chi" for m in melds)
+        has_sequence = any(m.kind == MeldKind.CHI for m in melds)
         for g in groups:
             if g.kind == "pair":
                 pair = int(g.tiles[0])
@@ -150,14 +157,14 @@ class GuangdongRules(BaseRules):
             else:
                 triplets.append((int(g.tiles[0]), True))
         for m in melds:
-            if m.kind != "chi":
-                triplets.append((m.tiles[0], m.kind == "kong_concealed"))
+            if m.kind != MeldKind.CHI:
+                triplets.append((m.tiles[0], m.kind == MeldKind.KONG_CONCEALED))
         found: set[str] = set()
         kinds = {k for k, _ in triplets}
         # RULES.md 1.4: a triplet completed by a claimed or robbed tile is not concealed.
         if not has_sequence and len(triplets) == 4 and all(c for _, c in triplets):
             completes_pair = win.tile == pair
-            if win.win_type != "rob_kong" or completes_pair:
+            if win.win_type != WinType.ROB_KONG or completes_pair:
                 found.add("four_concealed_triplets")
         if sum(1 for m in melds if m.is_kong) == 4:
             found.add("four_kongs")
@@ -179,10 +186,10 @@ class GuangdongRules(BaseRules):
             w = win.winner
             share = 2 * b * m
             how = f"2 x 基础分 {b} x {'大胡 2' if m == 2 else '小胡 1'}"
-            if win.win_type == "rob_kong":
+            if win.win_type == WinType.ROB_KONG:
                 assert win.source is not None
                 base.append(Item("hu", win.source, w, 3 * share, f"3 x {how}", "rob_kong"))
-            elif win.win_type == "kong_replacement" and win.kong_source is not None:
+            elif win.win_type == WinType.KONG_REPLACEMENT and win.kong_source is not None:
                 base.append(
                     Item("hu", win.kong_source, w, 3 * share, f"3 x {how}", "kong_after_direct")
                 )
@@ -190,11 +197,11 @@ class GuangdongRules(BaseRules):
                 base += [Item("hu", s, w, share, how, win.win_type) for s in range(4) if s != w]
         if win is not None or view.options["kong_pay_on_draw"]:
             for meld, konger in view.kongs:
-                if meld.kind == "kong_direct":
+                if meld.kind == MeldKind.KONG_DIRECT:
                     assert meld.source is not None
                     base.append(Item("kong", meld.source, konger, 3 * b, f"3 x {b}", meld.kind))
                 else:
-                    each = 2 * b if meld.kind == "kong_concealed" else b
+                    each = 2 * b if meld.kind == MeldKind.KONG_CONCEALED else b
                     how = f"{each // b} x {b}"
                     base += [
                         Item("kong", s, konger, each, how, meld.kind)

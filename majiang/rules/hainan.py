@@ -13,7 +13,13 @@ from majiang.rules.base import (
     report_key,
 )
 from majiang.scoring import Item
-from majiang.values import HandResult, Score, WinInfo
+from majiang.values import (
+    HandResult,
+    MeldKind,
+    Score,
+    WinInfo,
+    WinType,
+)
 from majiang.view import HandView
 
 __all__ = ["FAN", "HAINAN", "SEAT_FLOWERS"]
@@ -76,8 +82,8 @@ def _three_claims(view: HandView, a: int, b: int) -> bool:
     吃上家三道牌，或碰任意一家三道牌: the two counts are not added together. A direct kong
     counts as a peng, and so does a peng later made an added kong (its meld keeps the source).
     """
-    melds = [m for m in view.melds[a] if m.source == b and m.kind != "kong_concealed"]
-    chis = sum(1 for m in melds if m.kind == "chi")
+    melds = [m for m in view.melds[a] if m.source == b and m.kind != MeldKind.KONG_CONCEALED]
+    chis = sum(1 for m in melds if m.kind == MeldKind.CHI)
     return chis >= 3 or len(melds) - chis >= 3
 
 
@@ -98,15 +104,15 @@ class HainanRules(BaseRules):
         suits = {t // 9 for t in full if t < 27}
         if len(suits) == 1 and all(t < 27 for t in full):
             common.add("all_one_suit")
-        if win_type == "rob_kong":
+        if win_type == WinType.ROB_KONG:
             common.add("rob_kong")
         if any(f in SEAT_FLOWERS[pos] for f in view.flowers[seat]):
             common.add("seat_flower")
-        meld_triplets = {m.tiles[0] for m in melds if m.kind != "chi"}
+        meld_triplets = {m.tiles[0] for m in melds if m.kind != MeldKind.CHI}
         # D39: a concealed 白 triplet gives no 番; one completed by the winning discard
         # (or robbed tile) is a peng (RULES.md 0.6).
-        by_discard = win_type in ("discard", "rob_kong") and tile == WHITE
-        has_chi = any(m.kind == "chi" for m in melds)
+        by_discard = win_type in (WinType.DISCARD, WinType.ROB_KONG) and tile == WHITE
+        has_chi = any(m.kind == MeldKind.CHI for m in melds)
         best: list[str] = []
         no_melds = not melds
         for reading in decompositions(tiles, seven_pairs=no_melds, thirteen_orphans=no_melds):
@@ -150,10 +156,10 @@ class HainanRules(BaseRules):
 
     def _patterns(self, view: HandView, win: WinInfo) -> list[str]:
         tiles = view.hand_tiles(win.winner)
-        if win.win_type in ("discard", "rob_kong"):
+        if win.win_type in (WinType.DISCARD, WinType.ROB_KONG):
             tiles.append(win.tile)
         found = self.fan(view, win.winner, tiles, win.win_type, win.tile)
-        if win.win_type not in ("discard", "rob_kong"):
+        if win.win_type not in (WinType.DISCARD, WinType.ROB_KONG):
             found.append("self_draw")
         return found
 
@@ -175,7 +181,7 @@ class HainanRules(BaseRules):
         items: list[Item] = []
         if win is not None:
             w = win.winner
-            if win.win_type in ("discard", "rob_kong"):
+            if win.win_type in (WinType.DISCARD, WinType.ROB_KONG):
                 src = win.source
                 assert src is not None
                 shares = {p: (20 if p == src else 10) * u * times(p, w) for p in range(4) if p != w}
@@ -214,7 +220,7 @@ class HainanRules(BaseRules):
                 ]
         if win is not None or view.options["kong_pay_on_draw"]:
             for meld, konger in view.kongs:
-                each = 20 if meld.kind == "kong_concealed" else 10
+                each = 20 if meld.kind == MeldKind.KONG_CONCEALED else 10
                 items += [
                     Item(
                         "kong",

@@ -22,12 +22,15 @@ from majiang.scoring import Item
 from majiang.values import (
     JSON,
     Action,
+    ActionType,
     Event,
     HandResult,
+    MeldKind,
     Options,
     Score,
     VariantState,
     WinInfo,
+    WinType,
 )
 from majiang.view import HandView
 
@@ -174,13 +177,13 @@ class HangzhouRules(BaseRules):
         """A restricted seat may only self-draw, concealed-kong, or discard its drawn tile."""
         if not self._restricted(view, seat):
             return actions
-        pengs = {m.tiles[0] for m in view.melds[seat] if m.kind == "peng"}
+        pengs = {m.tiles[0] for m in view.melds[seat] if m.kind == MeldKind.PENG}
         keep = []
         for a in actions:
             if (
-                a.type == "hu"
-                or (a.type == "kong" and (a.tile not in pengs or len(a.tiles) == 4))
-                or (a.type == "discard" and a.tile == view.drawn)
+                a.type == ActionType.HU
+                or (a.type == ActionType.KONG and (a.tile not in pengs or len(a.tiles) == 4))
+                or (a.type == ActionType.DISCARD and a.tile == view.drawn)
             ):
                 keep.append(a)
         return keep
@@ -197,11 +200,11 @@ class HangzhouRules(BaseRules):
             if view.claims_count[seat][source] >= 2 and not (
                 lao == 3 and view.dealer in (seat, source)
             ):
-                return [a for a in actions if a.type == "hu"]
+                return [a for a in actions if a.type == ActionType.HU]
             return actions
-        chis = sum(1 for m in view.melds[seat] if m.kind == "chi")
+        chis = sum(1 for m in view.melds[seat] if m.kind == MeldKind.CHI)
         if chis >= 2:
-            return [a for a in actions if a.type != "chi"]
+            return [a for a in actions if a.type != ActionType.CHI]
         return actions
 
     def restrictions_now(
@@ -224,7 +227,7 @@ class HangzhouRules(BaseRules):
             ]
             if full:
                 out.append(("tan", " ".join(full)))
-        elif sum(1 for m in view.melds[seat] if m.kind == "chi") >= 2:
+        elif sum(1 for m in view.melds[seat] if m.kind == MeldKind.CHI) >= 2:
             out.append(("two_chi", ""))
         return out
 
@@ -267,9 +270,9 @@ class HangzhouRules(BaseRules):
         seat = win.winner
         wild = view.wild
         concealed = view.hand_tiles(seat)
-        if win.win_type == "discard":
+        if win.win_type == WinType.DISCARD:
             concealed.append(win.tile)
-        self_draw = win.win_type != "discard"
+        self_draw = win.win_type != WinType.DISCARD
         before = list(concealed)
         if self_draw:
             before.remove(win.tile)
@@ -348,7 +351,7 @@ class HangzhouRules(BaseRules):
             note = f"底分 {b} x 庄闲分 {zx} x 番 ({why})"
             return Item("hu", p, w, b * zx * f, note, win.win_type)
 
-        if win.win_type == "discard" and view.options["discard_pay"] == "discarder":
+        if win.win_type == WinType.DISCARD and view.options["discard_pay"] == "discarder":
             assert win.source is not None
             normal = [pay(win.source)]
         else:

@@ -7,7 +7,14 @@ from collections.abc import Mapping
 from majiang.hand import decompositions
 from majiang.rules.base import BaseRules, Option, Reserved, Restriction, Variant, escape_option
 from majiang.scoring import Item
-from majiang.values import HandResult, Options, Score, WinInfo
+from majiang.values import (
+    HandResult,
+    MeldKind,
+    Options,
+    Score,
+    WinInfo,
+    WinType,
+)
 from majiang.view import HandView
 
 __all__ = ["HONGZHONG", "bird_hits"]
@@ -116,7 +123,7 @@ class HongzhongRules(BaseRules):
         """basic_hand or seven_pairs, and heavenly_hand / four_red_dragons for instant wins."""
         seat = win.winner
         tiles = view.hand_tiles(seat)
-        if win.win_type in ("discard", "rob_kong"):
+        if win.win_type in (WinType.DISCARD, WinType.ROB_KONG):
             tiles.append(win.tile)
         found: list[str] = []
         if len(tiles) % 3 == 2:
@@ -135,7 +142,7 @@ class HongzhongRules(BaseRules):
                 found.append("basic_hand")
             elif "seven_pairs" in shapes:
                 found.append("seven_pairs")
-        if win.win_type == "instant":
+        if win.win_type == WinType.INSTANT:
             if found and seat == view.dealer:
                 found.append("heavenly_hand")
             if self.instant_win(view, seat):
@@ -168,10 +175,10 @@ class HongzhongRules(BaseRules):
                     out.append(Item("zhuangxian", to_pay, w, u, f"+1 x 底分 {u}", "zhuangxian"))
                 return out
 
-            if win.win_type == "discard":
+            if win.win_type == WinType.DISCARD:
                 assert win.source is not None
                 items += share(win.source, 1, win.source)
-            elif win.win_type == "rob_kong":
+            elif win.win_type == WinType.ROB_KONG:
                 assert win.source is not None
                 if view.options["rob_kong_pays_all"]:
                     for p in range(4):
@@ -185,11 +192,11 @@ class HongzhongRules(BaseRules):
                         items += share(p, 2, p)
         # 荒庄不荒杠: kongs are paid in every hand (RULES.md 4.5)
         for meld, konger in view.kongs:
-            if meld.kind == "kong_direct":
+            if meld.kind == MeldKind.KONG_DIRECT:
                 assert meld.source is not None
                 items.append(Item("kong", meld.source, konger, 3 * u, f"3 x {u}", meld.kind))
             else:
-                each = 2 if meld.kind == "kong_concealed" else 1
+                each = 2 if meld.kind == MeldKind.KONG_CONCEALED else 1
                 items += [
                     Item("kong", p, konger, each * u, f"{each} x {u}", meld.kind)
                     for p in range(4)

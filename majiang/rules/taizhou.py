@@ -30,10 +30,12 @@ from majiang.values import (
     Event,
     HandResult,
     Meld,
+    MeldKind,
     Options,
     Score,
     VariantState,
     WinInfo,
+    WinType,
 )
 from majiang.view import HandView
 
@@ -105,7 +107,7 @@ def _honor_or_end(kind: int) -> bool:
 
 def meld_hu(meld: Meld) -> int:
     """胡 of a declared meld (D65): peng 2/4, exposed kong 8/16, concealed kong 16/32."""
-    if meld.kind == "chi":
+    if meld.kind == MeldKind.CHI:
         return 0
     base = {"peng": 2, "kong_direct": 8, "kong_added": 8, "kong_concealed": 16}[meld.kind]
     return base * (2 if _honor_or_end(meld.tiles[0]) else 1)
@@ -182,7 +184,7 @@ class TaizhouRules(BaseRules):
         if event not in (Event.DISCARD, Event.KONG):
             return now
         if event == Event.KONG and not any(
-            m.kind == "kong_added" and m.tiles[0] == tile for m in view.melds[seat]
+            m.kind == MeldKind.KONG_ADDED and m.tiles[0] == tile for m in view.melds[seat]
         ):
             return now
         known = now.known
@@ -248,7 +250,7 @@ class TaizhouRules(BaseRules):
         pos = (seat - view.dealer) % 4
         seat_wind = 27 + pos
         tiles = view.hand_tiles(seat)
-        self_draw = win.win_type not in ("discard", "rob_kong")
+        self_draw = win.win_type not in (WinType.DISCARD, WinType.ROB_KONG)
         if not self_draw:
             tiles.append(win.tile)
         melds = view.melds[seat]
@@ -345,7 +347,7 @@ class TaizhouRules(BaseRules):
             found.add("half_flush")
         if no_seq:
             found.add("all_pungs")
-        self_draw = win.win_type not in ("discard", "rob_kong")
+        self_draw = win.win_type not in (WinType.DISCARD, WinType.ROB_KONG)
         if all_seq and self_draw:
             found.add("pang_hu")
         if wilds == 0:
@@ -358,9 +360,9 @@ class TaizhouRules(BaseRules):
                 found.add("wild_restored")
         if self_draw and win.tile == view.wild:
             found.add("wild_self_drawn")
-        if win.win_type == "rob_kong":
+        if win.win_type == WinType.ROB_KONG:
             found.add("rob_kong")
-        if win.win_type == "kong_replacement":
+        if win.win_type == WinType.KONG_REPLACEMENT:
             found.add("kong_replacement")
         if RED in triplets:
             found.add("red_pung")
@@ -384,7 +386,7 @@ class TaizhouRules(BaseRules):
             for m in melds
             if meld_hu(m)
         ]
-        kinds = [m.tiles[0] for m in melds if m.kind != "chi"]
+        kinds = [m.tiles[0] for m in melds if m.kind != MeldKind.CHI]
         # D66 (corrected 2026-12-01): three (or four undeclared) natural tiles of a kind in
         # the concealed hand count as a 暗刻; 得 never make one (未胡牌时不可用财神替代).
         for k, n in enumerate(view.concealed[seat]):
@@ -406,7 +408,7 @@ class TaizhouRules(BaseRules):
 
     def liable(self, view: HandView, win: WinInfo, mine: WinnerPoints) -> tuple[int | None, str]:
         """The 包三家 seat and its trigger, if any (RULES.md 5.5, D74)."""
-        if not view.options["baopai"] or win.win_type not in ("discard", "rob_kong"):
+        if not view.options["baopai"] or win.win_type not in (WinType.DISCARD, WinType.ROB_KONG):
             return None, ""
         last = _state(view).last
         if last is None:
@@ -422,7 +424,7 @@ class TaizhouRules(BaseRules):
             return None, ""
         if view.options["sheng_phase"] and sheng_ok:
             return b, "生牌"
-        exposed = [m for m in view.melds[win.winner] if m.kind != "kong_concealed"]
+        exposed = [m for m in view.melds[win.winner] if m.kind != MeldKind.KONG_CONCEALED]
         if (
             tile < 27
             and len(exposed) >= 3
