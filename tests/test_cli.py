@@ -113,3 +113,26 @@ def test_rules_overview_comes_from_the_registry(capsys: pytest.CaptureFixture[st
     assert code == 0
     for v in VARIANTS.values():
         assert v.id in out and v.zh in out and v.summary[1] in out
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rules_lists_every_pattern_with_its_names_and_value(
+    capsys: pytest.CaptureFixture[str], variant: str
+) -> None:
+    """Issue 15: each variant declares its patterns (id, Chinese, English, value) and
+    ``majiang rules`` shows them from the declaration."""
+    v = VARIANTS[variant]
+    assert set(v.pattern_values) == set(v.patterns)
+    code, out, _ = run(capsys, "rules", variant)
+    assert code == 0
+    for p, (zh, en) in v.patterns.items():
+        line = next(x for x in out.splitlines() if x.split()[:1] == [p])
+        assert zh in line and en in line and line.rstrip().endswith(v.pattern_values[p])
+
+
+def test_rules_shows_taizhou_fan_values(capsys: pytest.CaptureFixture[str]) -> None:
+    # RULES.md 5.4: 四风全齐 is 13 番, 清一色 4, 混一色 and 对对胡 2.
+    _, out, _ = run(capsys, "rules", "taizhou")
+    rows = {x.split()[0]: x for x in out.splitlines() if x.startswith("  ") and x.split()}
+    assert rows["four_winds"].endswith("13 番") and rows["all_one_suit"].endswith("4 番")
+    assert rows["half_flush"].endswith("2 番") and rows["all_pungs"].endswith("2 番")

@@ -16,7 +16,10 @@ from typing import NoReturn
 from majiang import __version__
 from majiang.errors import MajiangError
 from majiang.records import MAX_HANDS, MAX_RECORD_BYTES
-from majiang.rules import get_variant
+from majiang.rules import VARIANTS, get_variant
+
+FIRST_VARIANT = next(iter(VARIANTS))
+"""The default variant: the registry's first."""
 
 
 def _pad(text: str, width: int) -> str:
@@ -27,8 +30,6 @@ def _pad(text: str, width: int) -> str:
 
 def _variant_lines() -> list[str]:
     """One line per variant of the registry: id, Chinese name, defining rule."""
-    from majiang.rules import VARIANTS
-
     return [
         f"  {_pad(v.id, 11)}{_pad(v.zh, 16)}{v.summary[1] or v.name}" for v in VARIANTS.values()
     ]
@@ -70,12 +71,14 @@ def _parser() -> argparse.ArgumentParser:
     add_score(sub)
     pl = sub.add_parser("play", help="play against bots in the terminal (the main program)")
     pl.add_argument(
-        "--variant", default="guangdong", help="variant preselected on the start screen"
+        "--variant",
+        default=FIRST_VARIANT,
+        help=f"variant preselected on the start screen (default {FIRST_VARIANT})",
     )
     pl.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     pl.add_argument("--save", help="where to write the match record (default ~/.majiang/records/)")
     ru = sub.add_parser("rules", help="list the variants, or one variant's room options")
-    ru.add_argument("variant", nargs="?", help="a variant id, e.g. guangdong")
+    ru.add_argument("variant", nargs="?", help=f"a variant id: {', '.join(VARIANTS)}")
     return parser
 
 
@@ -186,15 +189,23 @@ def _rules(variant_id: str | None) -> str:
     out = [f"{v.id} — {v.zh} {v.name}"]
     if v.summary[0]:
         out += ["", f"  {v.summary[0]}", f"  {v.summary[1]}"]
+    if v.patterns:
+        out += ["", "Patterns 番型 (id, names, value):"]
+        wide = [
+            max(len(p) for p in v.patterns) + 2,
+            max(len(e) for _, e in v.patterns.values()) + 2,
+        ]
+        out += [
+            f"  {_pad(p, wide[0])}{_pad(zh, 14)}{_pad(en, wide[1])}{v.pattern_values.get(p, '')}"
+            for p, (zh, en) in v.patterns.items()
+        ]
     if v.restrictions:
         out += ["", "Restrictions 限制:"]
         out += [f"  {r.zh} {r.en}: {r.rule}" for r in v.restrictions]
     out += ["", "Room options 房间选项 (name, Chinese, allowed, default):"]
     for o in v.options:
         default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
-        out.append(
-            f"  {_pad(o.name, 22)}{_pad(o.zh, 14)}{_pad(o.describe(), 24)}default {default}"
-        )
+        out.append(f"  {_pad(o.name, 22)}{_pad(o.zh, 14)}{_pad(o.describe(), 24)}default {default}")
         out.append(f"      {o.doc}")
     if v.counters:
         names = (f"{c} {v.term(c)[0]}" if c in v.names else c for c in v.counters)

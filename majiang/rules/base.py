@@ -422,6 +422,8 @@ class Variant:
     """A tile from the back is set aside after each kong replacement (RULES.md 2.2)."""
     patterns: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Every pattern id the variant reports, with its (Chinese, English) name."""
+    pattern_values: Mapping[str, str] = field(default_factory=dict)
+    """What each pattern is worth, in the variant's own terms (M = 2, 2 番, S = 8 …)."""
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Names of the variant's own ids (payment reasons, counters, the wild …), over
     COMMON_NAMES."""

@@ -343,6 +343,9 @@ GUANGDONG = Variant(
     heavenly=True,
     heavenly_after_kong=True,
     patterns=PATTERN_NAMES,
+    pattern_values={
+        p: "小胡 small: M = 1" if p == "basic_hand" else "大胡 big: M = 2" for p in PATTERN_NAMES
+    },
     names=NAMES,
     summary=(
         "只能自摸（或抢杠胡），不能点炮胡，不能吃；庄家买马",

@@ -344,6 +344,12 @@ HAINAN = Variant(
     rob_added_kong=True,
     flowers=True,
     patterns=PATTERN_NAMES,
+    pattern_values={
+        p: "1 番: allows a discard win; points are fixed"
+        if p != "self_draw"
+        else "no 番; points are fixed"
+        for p in PATTERN_NAMES
+    },
     names=NAMES,
     summary=(
         "有番才能胡：点炮胡至少要一番，自摸不用",

@@ -323,6 +323,7 @@ HONGZHONG = Variant(
     wild_discard_claims=frozenset({"hu"}),
     missed_rules=frozenset({"win", "peng"}),
     patterns=PATTERN_NAMES,
+    pattern_values={p: "named only; pays nothing extra" for p in PATTERN_NAMES},
     names=NAMES,
     summary=(
         "红中是赖子；可碰、杠、点炮胡，不能吃；胡牌抓鸟",

@@ -622,6 +622,7 @@ TAIZHOU = Variant(
     missed_rules=frozenset({"win", "peng"}),
     missed_clear_on_claim=True,
     patterns=PATTERN_NAMES,
+    pattern_values={p: f"{FAN_VALUES.get(p, 0)} 番" for p in PATTERN_NAMES},
     names=NAMES,
     summary=(
         "胡数乘番，四家互相结算；打出得就不能胡；生牌、清一色、中发点炮包三家",
