@@ -11,12 +11,14 @@ import contextlib
 import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 from majiang.engine.match import Match
 from majiang.engine.state import Action, Deal, HandState
 from majiang.errors import IllegalActionError
 from majiang.hand import shanten
+from majiang.observation import Observation
 from majiang.records import record_json, replay, result_json
 from majiang.rules import VARIANTS, get_variant
 from majiang.rules.base import Variant
@@ -245,10 +247,6 @@ def hidden_permuted(state: HandState, seat: int, rng: random.Random) -> HandStat
     return other
 
 
-def _observation_key(obs: Mapping[str, Any]) -> Any:
-    return {k: v for k, v in obs.items() if k not in ("legal",)}
-
-
 def _revealed_reserved(state: HandState) -> set[str]:
     """Reserved purposes a seat can see from the start: those the wild depends on (a
     flipped indicator, RULES.md 2.1 / 5.1); horses and birds stay hidden until the end."""
@@ -418,13 +416,19 @@ def twin_step(
 
 def _twin_differs(state: HandState, twin: HandState, seat: int) -> str | None:
     """What ``seat`` sees differently in the two worlds, or None."""
-    mine, theirs = state.observation(seat), twin.observation(seat)
-    if mine != theirs:
-        keys = [k for k in mine if mine[k] != theirs.get(k)]
-        return ", ".join(f"{k} {mine[k]!r} / {theirs[k]!r}" for k in keys)
-    if state.legal_actions(seat) != twin.legal_actions(seat):
-        return f"legal {state.legal_actions(seat)} / {twin.legal_actions(seat)}"
-    return None
+    return _differs(state.observation(seat), twin.observation(seat))
+
+
+def _differs(mine: Observation, theirs: Observation) -> str | None:
+    """The fields (``legal`` included) in which two observations differ, or None."""
+    if mine == theirs:
+        return None
+    keys = [f.name for f in fields(Observation)]
+    return ", ".join(
+        f"{k} {getattr(mine, k)!r} / {getattr(theirs, k)!r}"
+        for k in keys
+        if getattr(mine, k) != getattr(theirs, k)
+    )
 
 
 def _check_refusals(state: HandState, seat: int, game: int, step: int) -> None:
@@ -554,10 +558,13 @@ def check_variant(
             if step % deep_every == 0:
                 _check_refusals(state, seats[0], game, step)
                 s = (step // deep_every + game) % 4  # one seat each time; the twin checks one
-                mine = _observation_key(state.observation(s))
-                other = _observation_key(hidden_permuted(state, s, rng).observation(s))
-                if mine != other:
-                    raise _fail(game, step, f"seat {s}'s observation depends on hidden tiles")
+                differs = _differs(
+                    state.observation(s), hidden_permuted(state, s, rng).observation(s)
+                )
+                if differs:
+                    raise _fail(
+                        game, step, f"seat {s}'s observation depends on hidden tiles: {differs}"
+                    )
             step += 1
             if (game % 4 or players is not None) and state.phase != "turn":
                 passing = [s for s in seats if state.legal_actions(s) == [Action(s, "pass")]]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,6 +15,7 @@ from majiang.cli import main
 from majiang.cli.simulate import SimConfig, parse_option, run_simulation
 from majiang.engine import Action, Match
 from majiang.engine.state import HandState
+from majiang.observation import Observation
 from majiang.records import load, replay
 from majiang.rules import VARIANTS
 from majiang.testing import check_variant, hidden_permuted
@@ -56,11 +56,12 @@ class Recorder:
         self.state = state
         self.rng = random.Random(7)
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         seat = legal[0].seat
+        assert observation.seat == seat
         assert observation == self.state.observation(seat)
-        assert observation["legal"] == list(legal) == self.state.legal_actions(seat)
-        assert observation["hand"] == self.state.hand_tiles(seat)
+        assert list(observation.legal) == list(legal) == self.state.legal_actions(seat)
+        assert list(observation.hand) == self.state.hand_tiles(seat)
         other = hidden_permuted(self.state, seat, self.rng)
         assert other.observation(seat) == observation
         self.seen += 1
@@ -81,10 +82,30 @@ def test_greedy_and_custom_bots_pick_legal_actions(variant: str) -> None:
         assert sum(state.result().deltas) == 0
 
 
-def test_greedy_takes_a_legal_win() -> None:
-    bot = GreedyBot(random.Random(0))
-    legal = [Action(0, "hu"), Action(0, "discard", 1)]
-    assert bot.act({}, legal) == Action(0, "hu")
+class WinChecker:
+    """Greedy, checked: whenever a win is among its legal actions it takes it."""
+
+    name = "checked"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.inner = GreedyBot(rng)
+        self.wins_offered = 0
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        choice = self.inner.act(observation, legal)
+        if any(a.type == "hu" for a in legal):
+            self.wins_offered += 1
+            assert choice == Action(observation.seat, "hu"), (legal, choice)
+        return choice
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_greedy_takes_a_legal_win(variant: str) -> None:
+    rng = random.Random(2)
+    bots = [WinChecker(rng) for _ in range(4)]
+    for seed in range(6):
+        play_hand(Match(variant, {}, seed).new_hand(), bots)
+    assert sum(b.wins_offered for b in bots) > 0
 
 
 def test_parse_option() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -23,12 +23,14 @@ from majiang.bots import GreedyBot, play_hand
 from majiang.engine.match import Match
 from majiang.engine.state import Action, HandState
 from majiang.errors import IllegalActionError, RecordError
+from majiang.observation import Observation
 from majiang.records import replay
 from majiang.rules import VARIANTS
 from majiang.rules.base import Variant
 from majiang.rules.guangdong import GUANGDONG, GuangdongRules
 from majiang.testing import ConformanceError, check_variant, hidden_twin, twin_step
 from majiang.tiles import parse_tile
+from majiang.view import HandView
 
 ALL = sorted(VARIANTS)
 
@@ -66,7 +68,7 @@ def test_a_bystander_sees_the_same_window_whoever_can_claim() -> None:
     for seat in (1, 3):
         same_view(a, b, seat)
         assert a.legal_actions(seat) == [Action(seat, "pass")]
-    assert a.observation(3)["phase"] == "claim" and a.to_act() == [1, 2, 3] == b.to_act()
+    assert a.observation(3).phase == "claim" and a.to_act() == [1, 2, 3] == b.to_act()
     assert a.legal_actions(2) == [Action(2, "peng"), Action(2, "pass")]
     assert b.legal_actions(2) == [Action(2, "pass")]
     for state in (a, b):
@@ -140,7 +142,7 @@ def test_a_non_dealer_is_offered_four_red_dragons_whatever_the_dealers_hand_D56(
         state.apply(Action(2, "hu"))
     for seat in (1, 2, 3):
         same_view(a, b, seat)  # both wait for the dealer
-    assert a.observation(2)["phase"] == "declare" and a.to_act() == [0] == b.to_act()
+    assert a.observation(2).phase == "declare" and a.to_act() == [0] == b.to_act()
     assert a.legal_actions(0) == [Action(0, "hu"), Action(0, "pass")]
     assert b.legal_actions(0) == [Action(0, "pass")]
     a.apply(Action(0, "hu"))
@@ -207,7 +209,7 @@ class Offers:
     def __init__(self) -> None:
         self.offered: list[list[Action]] = []
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         self.offered.append(list(legal))
         return legal[0]
 
@@ -228,8 +230,10 @@ class PeekingRules(GuangdongRules):
     """guangdong, except that a seat may claim only while the next seat holds no 1m:
     its legal actions then depend on another seat's concealed tiles (a leak)."""
 
-    def filter_claims(self, state: HandState, seat: int, actions: list[Action]) -> list[Action]:
-        if state.concealed[(seat + 1) % 4][0]:
+    def filter_claims(
+        self, view: HandView, seat: int, discarder: int, tile: int, actions: list[Action]
+    ) -> list[Action]:
+        if view.concealed[(seat + 1) % 4][0]:
             return []
         return actions
 

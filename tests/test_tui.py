@@ -30,6 +30,7 @@ from majiang.cli.tui import (
     terminal_unsafe,
 )
 from majiang.engine.state import Action
+from majiang.observation import Observation
 from majiang.records import load, replay
 from majiang.rules import VARIANTS
 
@@ -44,9 +45,9 @@ class Tsumogiri:
 
     name = "tsumogiri"
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         for a in legal:
-            if a.type == "discard" and a.tile == observation["drawn"]:
+            if a.type == "discard" and a.tile == observation.drawn:
                 return a
         return legal[-1]
 

@@ -6,7 +6,7 @@ Write your own in a few lines::
         name = "tsumogiri"
 
         def act(self, observation, legal):
-            drawn = observation["drawn"]
+            drawn = observation.drawn
             for action in legal:
                 if action.type == "discard" and action.tile == drawn:
                     return action
@@ -18,13 +18,15 @@ and pass it wherever a bot is taken (``play_hand``, ``arena``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol, TypeGuard
 
 from majiang.bots.greedy import GreedyBot
-from majiang.engine.state import Action, HandState
+from majiang.engine.state import HandState
+from majiang.observation import Observation
+from majiang.values import Action, Phase
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_hand"]
+__all__ = ["BOTS", "BlindBot", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_hand"]
 
 
 class Bot(Protocol):
@@ -32,22 +34,38 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        """The chosen action; it must be one of ``legal`` (the same as ``observation.legal``)."""
+        ...
+
+
+class BlindBot(Protocol):
+    """A bot that never reads its observation: ``play_hand`` passes it None rather than
+    build one (the random bot, for fast simulation)."""
+
+    name: str
+    observes: Literal[False]
+
+    def act(self, observation: Observation | None, legal: Sequence[Action]) -> Action:
         """The chosen action; it must be one of ``legal``."""
         ...
+
+
+def _is_blind(bot: Bot) -> TypeGuard[BlindBot]:
+    return getattr(bot, "observes", True) is False
 
 
 class RandomBot:
     """A uniformly random legal action."""
 
     name = "random"
-    observes = False
+    observes: Literal[False] = False
     """It never looks at the observation, so play_hand need not build one."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation | None, legal: Sequence[Action]) -> Action:
         """Any legal action, with equal chance."""
         return legal[int(self.rng.random() * len(legal))]
 
@@ -64,6 +82,11 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
 
 
+def _in_turn(state: HandState) -> bool:
+    """A seat's turn rather than a window (read afresh: ``auto_pass`` may close one)."""
+    return state.phase == Phase.TURN
+
+
 def play_hand(state: HandState, bots: Sequence[Bot]) -> int:
     """Play a hand to its end with one bot per seat; returns the number of decisions.
 
@@ -72,19 +95,21 @@ def play_hand(state: HandState, bots: Sequence[Bot]) -> int:
     in a turn first the seats that may declare an instant win, then the turn's seat.
     """
     decisions = 0
-    acts = [bot.act for bot in bots]
-    observes = [getattr(bot, "observes", True) for bot in bots]
-    empty: dict[str, Any] = {}
+    blind = [bot.act if _is_blind(bot) else None for bot in bots]
     while state.result_ is None:
-        if state.phase != "turn":
+        if not _in_turn(state):
             state.auto_pass()
-            if state.phase == "turn" or state.result_ is not None:
+            if _in_turn(state) or state.result_ is not None:
                 continue
             seats = state.to_act()
         else:
             seats = state.to_act()[-1:]  # a seat declaring before the dealer's first discard
         for seat in seats:
             legal = state.legal_actions(seat)
-            state.apply(acts[seat](state.observation(seat) if observes[seat] else empty, legal))
+            act = blind[seat]
+            if act is not None:
+                state.apply(act(None, legal))
+            else:
+                state.apply(bots[seat].act(state.observation(seat), legal))
             decisions += 1
     return decisions

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from majiang.engine.state import Action
 from majiang.hand import shanten
+from majiang.observation import Observation
 from majiang.rules import get_variant
+from majiang.values import Action, OptionValue, Phase
 
 __all__ = ["GreedyBot"]
 
@@ -29,7 +29,7 @@ class GreedyBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self._flags: dict[str, dict[str, bool]] = {}
-        self._kind_cache: dict[tuple[str, Any], list[int]] = {}
+        self._kind_cache: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], list[int]] = {}
 
     def _shapes(self, variant: str) -> dict[str, bool]:
         flags = self._flags.get(variant)
@@ -42,39 +42,39 @@ class GreedyBot:
             self._flags[variant] = flags
         return flags
 
-    def _kinds(self, obs: Mapping[str, Any]) -> list[int]:
-        key = (obs["variant"], obs["options"].get("no_wild"))
+    def _kinds(self, obs: Observation) -> list[int]:
+        """The kinds in play under the room's options (转转 has no 红中, RULES.md 0.2)."""
+        key = (obs.variant, tuple(sorted(obs.options.items())))
         kinds = self._kind_cache.get(key)
         if kinds is None:
-            v = get_variant(obs["variant"])
-            counts = v.tiles_for(v.resolve_options(obs["options"]))
+            v = get_variant(obs.variant)
+            counts = v.tiles_for(v.resolve_options(obs.options))
             kinds = self._kind_cache[key] = [k for k in range(34) if counts[k]]
         return kinds
 
-    def act(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The greedy choice among ``legal``."""
         first = legal[0]
         if first.type == "hu":
             return first
         if len(legal) == 1:
             return first
-        wild = observation["wild"]
-        flags = self._shapes(observation["variant"])
-        seat = observation["seat"]
-        melded = bool(observation["melds"][seat])
-        if melded:
+        wild = observation.wild
+        flags = self._shapes(observation.variant)
+        if observation.melds[observation.seat]:
             flags = {**flags, "seven_pairs": False, "thirteen_orphans": False}
-        hand = list(observation["hand"])
-        if observation["phase"] == "turn":
+        hand = list(observation.hand)
+        tile = observation.window_tile
+        if observation.phase == Phase.TURN or tile is None:
             return self._turn(observation, legal, hand, wild, flags)
-        return self._claim(observation["window_tile"], legal, hand, wild, flags)
+        return self._claim(tile, legal, hand, wild, flags)
 
     def _sh(self, tiles: list[int], wild: int | None, flags: Mapping[str, bool]) -> int:
         return shanten(tiles, wild=wild, **flags) if tiles else -1
 
     def _turn(
         self,
-        obs: Mapping[str, Any],
+        obs: Observation,
         legal: Sequence[Action],
         hand: list[int],
         wild: int | None,
@@ -175,16 +175,16 @@ class GreedyBot:
         return sum(1 for t in hand if t // 9 == tile // 9 and t < 27 and abs(t - tile) <= 2)
 
     @staticmethod
-    def _unseen(obs: Mapping[str, Any], hand: list[int]) -> list[int]:
+    def _unseen(obs: Observation, hand: list[int]) -> list[int]:
         seen = [0] * 34
         for t in hand:
             seen[t] += 1
-        for pile in obs["discards"]:
+        for pile in obs.discards:
             for t in pile:
                 seen[t] += 1
-        for melds in obs["melds"]:
-            for _, tiles, _ in melds:
-                for t in tiles[:4]:
+        for melds in obs.melds:
+            for m in melds:
+                for t in m.tiles[:4]:
                     if t < 34:
                         seen[t] += 1
         return [max(0, 4 - n) for n in seen]

@@ -18,7 +18,7 @@ from majiang.bots.arena import mean_ci
 from majiang.engine.match import Match
 from majiang.errors import MajiangError, OptionError
 from majiang.records import record_json
-from majiang.rules import get_variant
+from majiang.rules import VARIANTS, get_variant
 
 __all__ = ["SimConfig", "SimStats", "parse_option", "run_simulation"]
 
@@ -321,7 +321,8 @@ def main(args: Any) -> int:
 def add_parser(sub: Any) -> None:
     """The ``simulate`` subcommand's arguments."""
     p = sub.add_parser("simulate", help="play many seeded hands between bots, in parallel")
-    p.add_argument("--variant", default="guangdong", help="variant id (default guangdong)")
+    first = next(iter(VARIANTS))
+    p.add_argument("--variant", default=first, help=f"variant id (default {first})")
     p.add_argument(
         "--option",
         action="append",

@@ -1,0 +1,253 @@
+"""What one seat may know of a hand, as a value (DESIGN.md, information sets; issue 15).
+
+``observe(state, seat)`` copies into a frozen ``Observation`` only what is public plus
+``seat``'s own tiles: it never reads the wall, the reserved tiles, another seat's concealed
+tiles (only how many it holds) or another seat's drawn tile, so none of them can leak.
+``Observation.to_json()`` is the shape a server sends (docs/observation.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain, repeat
+from typing import Protocol
+
+from majiang.tiles import Tile, format_tiles
+from majiang.values import (
+    JSON,
+    Action,
+    Meld,
+    MeldKind,
+    OptionValue,
+    Phase,
+    VariantState,
+)
+
+__all__ = ["MeldView", "Observable", "Observation", "observe"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A declared meld as a seat sees it: another seat's concealed kong shows no tiles."""
+
+    kind: MeldKind
+    """Public: chi, peng or one of the three kong kinds (RULES.md 0.4, 0.6)."""
+    tiles: tuple[int, ...]
+    """Public: the kinds the meld stands for, ascending; empty for another seat's
+    concealed kong (RULES.md 0.6: its tiles stay face down)."""
+    source: int | None
+    """Public: the seat whose discard was claimed, None for a concealed kong."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"kind": "peng", "tiles": "555m", "source": 1}``: tiles in FORMAT.md notation."""
+        return {"kind": str(self.kind), "tiles": format_tiles(self.tiles), "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything ``seat`` may know at one moment of a hand, and its legal actions.
+
+    Tiles are ints in the 34-index order of ``majiang.tiles`` (34-41 flowers); per-seat
+    tuples are indexed by seat 0-3. Two worlds that differ only in tiles hidden from
+    ``seat`` give equal observations (``majiang.testing.check_variant`` checks it).
+    """
+
+    variant: str
+    """Public: the variant's FORMAT.md id."""
+    options: Mapping[str, OptionValue]
+    """Public: the room's options, every one resolved (RULES.md 0.8)."""
+    seat: int
+    """The observing seat, 0-3."""
+    dealer: int
+    """Public: the dealer (庄家) of this hand."""
+    counters: Mapping[str, int]
+    """Public: the dealer counters the hand started with (连庄, 老庄 …)."""
+    hand: tuple[int, ...]
+    """Private to ``seat``: its concealed tiles, ascending (the drawn tile included)."""
+    drawn: int | None
+    """Private to ``seat``: the tile it just drew, while its turn lasts; None otherwise
+    and always None in another seat's observation of that seat."""
+    melds: tuple[tuple[MeldView, ...], ...]
+    """Public: each seat's declared melds, in the order declared."""
+    discards: tuple[tuple[int, ...], ...]
+    """Public: each seat's discards still in front of it, oldest first (a claimed tile
+    leaves)."""
+    hand_sizes: tuple[int, ...]
+    """Public: how many concealed tiles each seat holds."""
+    flowers: tuple[tuple[int, ...], ...]
+    """Public: each seat's exposed flowers, in the order exposed (RULES.md 3.1)."""
+    wild: int | None
+    """Public: the wild kind of this hand (财神, 红中, 得), or None."""
+    variant_state: Mapping[str, JSON]
+    """Public: what the variant shows of its own state (e.g. who must throw wilds)."""
+    live: int
+    """Public: tiles left in the live wall."""
+    phase: Phase
+    """Public: turn, claim (a discard's window), rob (an added kong's), declare (D56) or
+    end."""
+    current: int
+    """Public: the seat whose turn it is, or was when the window opened."""
+    window_tile: int | None
+    """Public: the tile of the open window (the discard or the added kong's), else None."""
+    window_from: int | None
+    """Public: the discarder or konger of the open window, else None."""
+    legal: tuple[Action, ...]
+    """Private to ``seat``: its legal actions now, in canonical order (empty if none)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The observation as a server sends it: tiles in FORMAT.md notation (a hand
+        sorted, ordered piles as lists of single tiles), actions as records write them."""
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "counters": dict(self.counters),
+            "hand": format_tiles(self.hand),
+            "drawn": _tile(self.drawn),
+            "melds": [[m.to_json() for m in ms] for ms in self.melds],
+            "discards": [[str(Tile(t)) for t in pile] for pile in self.discards],
+            "hand_sizes": list(self.hand_sizes),
+            "flowers": [[str(Tile(t)) for t in pile] for pile in self.flowers],
+            "wild": _tile(self.wild),
+            "variant_state": dict(self.variant_state),
+            "live": self.live,
+            "phase": str(self.phase),
+            "current": self.current,
+            "window_tile": _tile(self.window_tile),
+            "window_from": self.window_from,
+            "legal": [a.to_json() for a in self.legal],
+        }
+
+
+def _tile(tile: int | None) -> str | None:
+    return None if tile is None else str(Tile(tile))
+
+
+class Observable(Protocol):
+    """What ``observe`` reads of a hand: public facts, per-seat counts, one seat's tiles.
+
+    The engine's ``HandState`` satisfies it structurally; nothing here reaches the wall
+    or the reserved tiles.
+    """
+
+    @property
+    def variant_id(self) -> str:
+        """The variant's FORMAT.md id."""
+        ...
+
+    @property
+    def options(self) -> Mapping[str, OptionValue]:
+        """The room's options, every one resolved."""
+        ...
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of this hand."""
+        ...
+
+    @property
+    def counters(self) -> Mapping[str, int]:
+        """The dealer counters the hand started with."""
+        ...
+
+    @property
+    def concealed(self) -> Sequence[Sequence[int]]:
+        """Each seat's concealed tiles as 34 counts (only the observer's are copied)."""
+        ...
+
+    @property
+    def drawn(self) -> int | None:
+        """The tile the current seat just drew."""
+        ...
+
+    @property
+    def melds(self) -> Sequence[Sequence[Meld]]:
+        """Each seat's declared melds."""
+        ...
+
+    @property
+    def discards(self) -> Sequence[Sequence[int]]:
+        """Each seat's discards still in front of it."""
+        ...
+
+    @property
+    def flowers(self) -> Sequence[Sequence[int]]:
+        """Each seat's exposed flowers."""
+        ...
+
+    @property
+    def wild(self) -> int | None:
+        """The wild kind, or None."""
+        ...
+
+    @property
+    def live(self) -> int:
+        """Tiles left in the live wall."""
+        ...
+
+    @property
+    def phase(self) -> Phase:
+        """Turn, claim, rob, declare or end."""
+        ...
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (or was, during a window)."""
+        ...
+
+    @property
+    def window_tile(self) -> int | None:
+        """The open window's tile, else None."""
+        ...
+
+    @property
+    def window_from(self) -> int | None:
+        """The open window's discarder or konger, else None."""
+        ...
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """``seat``'s legal actions now."""
+        ...
+
+    @property
+    def variant_state(self) -> VariantState | None:
+        """The variant's own state; only its ``public()`` part is copied."""
+        ...
+
+
+def observe(state: Observable, seat: int) -> Observation:
+    """``seat``'s observation of ``state`` (the caller validates ``seat``)."""
+    turn = state.phase == Phase.TURN
+    return Observation(
+        variant=state.variant_id,
+        options=dict(state.options),
+        seat=seat,
+        dealer=state.dealer,
+        counters=dict(state.counters),
+        hand=tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(state.concealed[seat]))),
+        drawn=state.drawn if turn and state.current == seat else None,
+        melds=tuple(
+            tuple(
+                MeldView(
+                    m.kind,
+                    m.tiles if s == seat or m.kind != MeldKind.KONG_CONCEALED else (),
+                    m.source,
+                )
+                for m in ms
+            )
+            for s, ms in enumerate(state.melds)
+        ),
+        discards=tuple(tuple(d) for d in state.discards),
+        hand_sizes=tuple(sum(c) for c in state.concealed),
+        flowers=tuple(tuple(f) for f in state.flowers),
+        wild=state.wild,
+        variant_state={} if state.variant_state is None else state.variant_state.public(),
+        live=state.live,
+        phase=state.phase,
+        current=state.current,
+        window_tile=None if turn else state.window_tile,
+        window_from=None if turn else state.window_from,
+        legal=tuple(state.legal_actions(seat)),
+    )
