@@ -364,6 +364,7 @@ class BaseRules:
             view.phase == Phase.CLAIM
             and t is not None
             and seat != view.window_from
+            and legal  # a seat that has decided (a hu among them) has nothing left to explain
             and t not in view.missed_win[seat]
             and not any(a.type == ActionType.HU for a in legal)
         ):
