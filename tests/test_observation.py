@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from recordkit import match_options, new_state, partial_deal, start_of, t, ts
@@ -168,3 +170,16 @@ def test_observations_of_random_games_are_public_facts_and_json(variant: str) ->
             state.apply(action)
             world = twin_step(state, world, [action], observer)
     assert "peng" in kinds and compared > 100
+
+
+def test_the_documented_example_is_what_the_code_produces(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # docs/observation.md shows a script and its output; if this fails, run the script
+    # and paste its output there (one field per line).
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "observation.md").read_text()
+    script = re.search(r"```python\n(.*?)```", doc, re.DOTALL)
+    shown = re.search(r"```json\n(\{.*?\})\n```", doc, re.DOTALL)
+    assert script is not None and shown is not None
+    exec(compile(script.group(1), "docs/observation.md", "exec"), {})
+    assert json.loads(capsys.readouterr().out) == json.loads(shown.group(1))
