@@ -58,7 +58,7 @@ class Observation:
     options: Mapping[str, OptionValue]
     """Public: the room's options, every one resolved (RULES.md 0.8)."""
     seat: int
-    """The observing seat, 0-3."""
+    """Public: the observing seat, 0-3 (whose private fields these are)."""
     dealer: int
     """Public: the dealer (庄家) of this hand."""
     counters: Mapping[str, int]
