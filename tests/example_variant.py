@@ -38,7 +38,7 @@ from majiang.values import (
 )
 from majiang.view import HandView
 
-__all__ = ["EXAMPLE", "FAN", "FollowState"]
+__all__ = ["EXAMPLE", "FAN", "ExampleRules", "FollowState"]
 
 OPTIONS = (
     Option(

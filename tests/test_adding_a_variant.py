@@ -9,11 +9,12 @@ import ast
 import dataclasses
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from example_variant import EXAMPLE, FollowState
+from example_variant import EXAMPLE, ExampleRules, FollowState
 from recordkit import (
     hand_entry,
     items,
@@ -42,7 +43,8 @@ from majiang.rules import (
 )
 from majiang.rules.base import Option, Restriction, Variant
 from majiang.testing import check_variant, option_grid
-from majiang.values import Action, ActionType, WinInfo, WinType
+from majiang.values import JSON, Action, ActionType, Event, VariantState, WinInfo, WinType
+from majiang.view import HandView
 
 EXAMPLE_SOURCE = Path(__file__).parent / "example_variant.py"
 PUBLIC_API = {
@@ -71,6 +73,47 @@ def test_check_variant_passes_under_every_option_combination(example: Variant) -
     assert len(grid) == 8
     for n, options in enumerate(grid):
         assert check_variant("example", options, games=100, seed=n) > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn(VariantState):
+    """A wrong state: the last drawn tile, made public."""
+
+    tile: int
+
+    def public(self) -> dict[str, JSON]:
+        return {"drawn": self.tile}
+
+
+class LeakyRules(ExampleRules):
+    """Wrong: shows every seat the tile just drawn."""
+
+    def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
+        return Drawn(tile) if event == Event.DRAW else view.variant_state
+
+
+class PeekingRules(ExampleRules):
+    """Wrong: offers a chi depending on the next seat's concealed tiles."""
+
+    def can_chi(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
+        return sum(view.concealed[(seat + 1) % 4][:9]) < 5
+
+
+@pytest.mark.parametrize(
+    ("rules", "what"),
+    [(LeakyRules(), "variant_state {'drawn'"), (PeekingRules(), "legal")],
+)
+def test_check_variant_catches_a_hook_that_leaks_hidden_tiles(
+    rules: ExampleRules, what: str
+) -> None:
+    """The two-worlds check (docs/adding-a-variant.md) fails a variant whose public state
+    or legal actions depend on tiles a seat cannot see."""
+    leaky = dataclasses.replace(EXAMPLE, id="leaky", rules=rules)
+    with (
+        registered(leaky),
+        pytest.raises(AssertionError, match=f"tells the two worlds apart: {what}"),
+    ):
+        check_variant("leaky", {}, games=40)
 
 
 def _steered(state: HandState, seat: int, rng: random.Random) -> Action:
