@@ -22,6 +22,7 @@ from majiang.observation import Observation
 from majiang.records import record_json, replay, result_json
 from majiang.rules import VARIANTS, get_variant
 from majiang.rules.base import Variant
+from majiang.values import ActionType
 
 __all__ = [
     "check_variant",
@@ -136,11 +137,17 @@ def _illegal_candidates(state: HandState, seat: int) -> list[Action]:
     """Well-typed actions that are not legal now, then malformed ones (bad seats, wrong
     types, junk fields, escape variations) that must be refused whatever the state."""
     legal = {s: state.legal_actions(s) for s in range(4)}
-    out = [Action(seat, "discard", (state.live + 5 * k) % 34) for k in range(7)]
-    out += [Action(seat, "peng"), Action(seat, "hu"), Action(seat, "kong", 0)]
-    out += [Action(seat, "pass"), Action(seat, "chi", None, (0, 1))]
-    out += [Action(s, kind) for s in range(4) if s != seat for kind in ("hu", "pass")]
-    out.append(Action((seat + 1) % 4, "discard", 0))
+    out = [Action(seat, ActionType.DISCARD, (state.live + 5 * k) % 34) for k in range(7)]
+    out += [
+        Action(seat, ActionType.PENG),
+        Action(seat, ActionType.HU),
+        Action(seat, ActionType.KONG, 0),
+    ]
+    out += [Action(seat, ActionType.PASS), Action(seat, ActionType.CHI, None, (0, 1))]
+    out += [
+        Action(s, kind) for s in range(4) if s != seat for kind in (ActionType.HU, ActionType.PASS)
+    ]
+    out.append(Action((seat + 1) % 4, ActionType.DISCARD, 0))
     typed = [a for a in out if a not in legal[a.seat]]
     bad = _malformed_candidates(seat)
     for s in state.to_act():  # junk beside every seat's legal actions (a window, D56)
@@ -471,14 +478,14 @@ def _check_refusals(state: HandState, seat: int, game: int, step: int) -> None:
                     raise _fail(game, step, f"a refused second decision {second} changed it")
     for s in range(4):
         trial = state.clone()
-        trial.apply(Action(s, "escape"))
+        trial.apply(Action(s, ActionType.ESCAPE))
         res = trial.result()
         if res.escaped != s or sum(res.deltas) != 0 or res.deltas[s] > 0:
             raise _fail(game, step, f"seat {s}'s escape gave {res.deltas}, escaped {res.escaped}")
         if s != seat:
             continue
         ended = _snapshot(trial)
-        for after in [*legal, Action(s, "escape"), Action((s + 1) % 4, "pass")]:
+        for after in [*legal, Action(s, ActionType.ESCAPE), Action((s + 1) % 4, ActionType.PASS)]:
             try:
                 trial.apply(after)
             except IllegalActionError:
@@ -567,10 +574,14 @@ def check_variant(
                     )
             step += 1
             if (game % 4 or players is not None) and state.phase != "turn":
-                passing = [s for s in seats if state.legal_actions(s) == [Action(s, "pass")]]
+                passing = [
+                    s for s in seats if state.legal_actions(s) == [Action(s, ActionType.PASS)]
+                ]
                 if passing:
                     state.auto_pass()
-                    twin = twin_step(state, twin, [Action(s, "pass") for s in passing], observer)
+                    twin = twin_step(
+                        state, twin, [Action(s, ActionType.PASS) for s in passing], observer
+                    )
                     continue
             if players is not None:
                 seat = seats[-1] if state.phase == "turn" else seats[0]

@@ -10,6 +10,7 @@ from majiang.cli.simulate import parse_option
 from majiang.engine.match import Match
 from majiang.errors import MajiangError
 from majiang.hand import is_winning
+from majiang.rules import VARIANTS
 from majiang.rules.base import Variant, score_position
 from majiang.scoring import deltas
 from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
@@ -402,7 +403,7 @@ def explain(calc: Calculation) -> str:
 def add_parser(sub: Any) -> None:
     """The ``score`` subcommand's arguments."""
     p = sub.add_parser("score", help="score a winning hand: patterns, value, every payment")
-    p.add_argument("variant", help="variant id, e.g. guangdong")
+    p.add_argument("variant", help=f"variant id: {', '.join(VARIANTS)}")
     p.add_argument(
         "--hand",
         required=True,
@@ -444,18 +445,22 @@ def add_parser(sub: Any) -> None:
         help="reserved tiles by purpose, as the variant names them (see majiang rules VARIANT), "
         "e.g. K=3p",
     )
-    p.add_argument("--flowers", default="", help="the winner's exposed flowers (hainan)")
+    p.add_argument(
+        "--flowers",
+        default="",
+        help="the winner's exposed flowers, in a variant played with flowers",
+    )
     p.add_argument(
         "--others",
         default="",
-        help="other seats' concealed tiles, e.g. 'S1: 777z 99s; S3: 8888m' (taizhou: "
-        "non-winners' natural concealed triplets count); seats not named hold none",
+        help="other seats' concealed tiles, e.g. 'S1: 777z 99s; S3: 8888m' (scoring that "
+        "counts non-winners' concealed triplets reads them); seats not named hold none",
     )
     p.add_argument(
         "--chain",
         default="",
-        help="hangzhou: the winner's earlier actions before "
-        "the winning draw, oldest first (D draw, K kong, P wild discard, X discard)",
+        help="the winner's earlier actions before the winning draw, oldest first "
+        "(D draw, K kong, P wild discard, X discard), for scoring that counts them (杠, 飘)",
     )
 
 
