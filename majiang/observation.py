@@ -38,10 +38,19 @@ class MeldView:
     concealed kong (RULES.md 0.6: its tiles stay face down)."""
     source: int | None
     """Public: the seat whose discard was claimed, None for a concealed kong."""
+    wilds: int = 0
+    """Public: wild tiles standing in the meld (RULES.md 2.1); 0 for another seat's
+    concealed kong, whose tiles stay face down."""
 
     def to_json(self) -> dict[str, JSON]:
-        """``{"kind": "peng", "tiles": "555m", "source": 1}``: tiles in FORMAT.md notation."""
-        return {"kind": str(self.kind), "tiles": format_tiles(self.tiles), "source": self.source}
+        """``{"kind": "peng", "tiles": "555m", "source": 1, "wilds": 0}``: tiles in FORMAT.md
+        notation."""
+        return {
+            "kind": str(self.kind),
+            "tiles": format_tiles(self.tiles),
+            "source": self.source,
+            "wilds": self.wilds,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +88,9 @@ class Observation:
     """Public: each seat's exposed flowers, in the order exposed (RULES.md 3.1)."""
     wild: int | None
     """Public: the wild kind of this hand (财神, 红中, 得), or None."""
+    revealed: Mapping[str, tuple[int, ...]]
+    """Public: reserved tiles turned face up at the deal, by purpose (a flipped wild
+    indicator, RULES.md 2.1 / 5.1); horses and birds stay hidden and appear in the result."""
     variant_state: Mapping[str, JSON]
     """Public: what the variant shows of its own state (e.g. who must throw wilds)."""
     live: int
@@ -111,6 +123,7 @@ class Observation:
             "hand_sizes": list(self.hand_sizes),
             "flowers": [[str(Tile(t)) for t in pile] for pile in self.flowers],
             "wild": _tile(self.wild),
+            "revealed": {p: format_tiles(t) for p, t in self.revealed.items()},
             "variant_state": dict(self.variant_state),
             "live": self.live,
             "phase": str(self.phase),
@@ -216,6 +229,11 @@ class Observable(Protocol):
         """The variant's own state; only its ``public()`` part is copied."""
         ...
 
+    @property
+    def revealed(self) -> Mapping[str, tuple[int, ...]]:
+        """Reserved tiles face up for every seat, by purpose."""
+        ...
+
 
 def observe(state: Observable, seat: int) -> Observation:
     """``seat``'s observation of ``state`` (the caller validates ``seat``)."""
@@ -230,11 +248,9 @@ def observe(state: Observable, seat: int) -> Observation:
         drawn=state.drawn if turn and state.current == seat else None,
         melds=tuple(
             tuple(
-                MeldView(
-                    m.kind,
-                    m.tiles if s == seat or m.kind != MeldKind.KONG_CONCEALED else (),
-                    m.source,
-                )
+                MeldView(m.kind, m.tiles, m.source, m.wilds)
+                if s == seat or m.kind != MeldKind.KONG_CONCEALED
+                else MeldView(m.kind, (), m.source)
                 for m in ms
             )
             for s, ms in enumerate(state.melds)
@@ -243,6 +259,7 @@ def observe(state: Observable, seat: int) -> Observation:
         hand_sizes=tuple(sum(c) for c in state.concealed),
         flowers=tuple(tuple(f) for f in state.flowers),
         wild=state.wild,
+        revealed=dict(state.revealed),
         variant_state={} if state.variant_state is None else state.variant_state.public(),
         live=state.live,
         phase=state.phase,

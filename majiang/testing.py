@@ -255,15 +255,9 @@ def hidden_permuted(state: HandState, seat: int, rng: random.Random) -> HandStat
 
 
 def _revealed_reserved(state: HandState) -> set[str]:
-    """Reserved purposes a seat can see from the start: those the wild depends on (a
+    """Reserved purposes a seat can see from the start, as the variant declares them (a
     flipped indicator, RULES.md 2.1 / 5.1); horses and birds stay hidden until the end."""
-    rules = state.rules
-    shown: set[str] = set()
-    for purpose, tiles in state.deal.reserved.items():
-        probe = {**state.deal.reserved, purpose: tuple((t + 1) % 27 for t in tiles)}
-        if rules.wild_kind(state.options, probe) != state.wild:
-            shown.add(purpose)
-    return shown
+    return set(state.revealed)
 
 
 def hidden_twin(state: HandState, seat: int, rng: random.Random) -> HandState:

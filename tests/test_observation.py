@@ -17,6 +17,7 @@ from majiang.engine.state import Action, HandState
 from majiang.observation import MeldView, Observation
 from majiang.rules import VARIANTS
 from majiang.testing import hidden_twin, twin_step
+from majiang.tiles import format_tiles
 from majiang.values import MeldKind, Phase
 
 ALL = sorted(VARIANTS)
@@ -64,11 +65,17 @@ def test_to_json_of_a_bystander_in_a_claim_window() -> None:
         "counters": {"dealer_run": 1},
         "hand": "39m39p39s1234567z",
         "drawn": None,
-        "melds": [[{"kind": "kong_concealed", "tiles": "", "source": None}], [], [], []],
+        "melds": [
+            [{"kind": "kong_concealed", "tiles": "", "source": None, "wilds": 0}],
+            [],
+            [],
+            [],
+        ],
         "discards": [["4z"], [], [], []],
         "hand_sizes": [10, 13, 13, 13],  # S0: 14 dealt, 4 in the kong, 1 drawn, 1 thrown
         "flowers": [[], [], [], []],
         "wild": None,
+        "revealed": {},
         "variant_state": {},
         "live": 136 - 53 - 1,  # the set, the deal, the replacement
         "phase": "claim",
@@ -81,7 +88,7 @@ def test_to_json_of_a_bystander_in_a_claim_window() -> None:
     assert data == expected
     assert json.loads(json.dumps(data)) == expected
     assert state.observation(0).to_json()["melds"][0] == [
-        {"kind": "kong_concealed", "tiles": "1111m", "source": None}
+        {"kind": "kong_concealed", "tiles": "1111m", "source": None, "wilds": 0}
     ]
 
 
@@ -183,3 +190,16 @@ def test_the_documented_example_is_what_the_code_produces(
     assert script is not None and shown is not None
     exec(compile(script.group(1), "docs/observation.md", "exec"), {})
     assert json.loads(capsys.readouterr().out) == json.loads(shown.group(1))
+
+
+def test_a_flipped_wild_indicator_is_revealed_to_every_seat() -> None:
+    # RULES.md 2.1: with wild_mode flipped, the indicator is turned face up at the deal;
+    # every seat sees it (and its kind is the wild), whatever else is hidden.
+    state = Match("hangzhou", {"wild_mode": "flipped"}, 11).new_hand()
+    indicator = state.reserved["wild_indicator"]
+    for seat in range(4):
+        obs = state.observation(seat)
+        assert obs.revealed == {"wild_indicator": indicator}
+        assert obs.to_json()["revealed"] == {"wild_indicator": format_tiles(indicator)}
+    horses = Match("guangdong", {"horses": True}, 11).new_hand()
+    assert horses.reserved["horses"] and horses.observation(1).revealed == {}

@@ -860,6 +860,16 @@ class HandState:
         return tiles
 
     @property
+    def revealed(self) -> dict[str, tuple[int, ...]]:
+        """Reserved tiles every seat sees from the deal on: the purposes the variant shows
+        at the deal (a flipped wild indicator); horses and birds show in the result."""
+        return {
+            p: t
+            for p, t in self.reserved.items()
+            if self.variant.reserved_purpose(p).shown == "deal"
+        }
+
+    @property
     def variant_id(self) -> str:
         """The variant's FORMAT.md id (what ``observe`` reads)."""
         return self.variant.id

@@ -148,7 +148,7 @@ class TaizhouState(VariantState):
     def public(self) -> dict[str, JSON]:
         """Discards are public: 熟 kinds and who threw a 得; ``last`` is not."""
         return {
-            "known": [t for t in sorted(self.known)],
+            "known": [str(Tile(t)) for t in sorted(self.known)],
             "no_win": [s for s in sorted(self.no_win)],
             "wild_thrown": [s for s in sorted(self.wild_thrown)],
         }
