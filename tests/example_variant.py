@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from majiang.hand import decompositions
 from majiang.rules.base import BaseRules, Option, Restriction, Variant, report_key
+from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.values import (
     JSON,
@@ -36,7 +37,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView
 
 __all__ = ["EXAMPLE", "FAN", "ExampleRules", "FollowState"]
 

@@ -22,8 +22,8 @@ from majiang.engine.match import Match
 from majiang.engine.state import Action, HandState, WinInfo
 from majiang.records import replay
 from majiang.rules.base import score_position
+from majiang.rules.view import Position
 from majiang.tiles import parse_tile, parse_tiles
-from majiang.view import Position
 
 __all__ = [
     "PLAYERS",

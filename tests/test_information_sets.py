@@ -28,9 +28,9 @@ from majiang.records import replay
 from majiang.rules import VARIANTS
 from majiang.rules.base import Variant
 from majiang.rules.guangdong import GUANGDONG, GuangdongRules
+from majiang.rules.view import HandView
 from majiang.testing import ConformanceError, check_variant, hidden_twin, twin_step
 from majiang.tiles import parse_tile
-from majiang.view import HandView
 
 ALL = sorted(VARIANTS)
 

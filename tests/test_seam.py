@@ -32,7 +32,7 @@ VARIANT_KEYS = frozenset(
     }
 )
 """Keys only one variant's rules give a meaning to."""
-CORE = ("values.py", "view.py", "observation.py", "rules/base.py")
+CORE = ("values.py", "rules/view.py", "observation.py", "rules/base.py")
 """The modules whose public signatures the seam exposes."""
 
 

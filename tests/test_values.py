@@ -16,6 +16,7 @@ from majiang.engine.state import HandState
 from majiang.errors import IllegalActionError, OptionError
 from majiang.rules import VARIANTS
 from majiang.rules.base import score_position
+from majiang.rules.view import HandView, Position
 from majiang.values import (
     ACTION_TYPES,
     Action,
@@ -27,7 +28,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView, Position
 
 ALL = sorted(VARIANTS)
 

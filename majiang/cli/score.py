@@ -12,10 +12,10 @@ from majiang.errors import MajiangError
 from majiang.hand import is_winning
 from majiang.rules import VARIANTS
 from majiang.rules.base import Variant, score_position
+from majiang.rules.view import Position
 from majiang.scoring import deltas
 from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
 from majiang.values import Meld, MeldKind, Phase, Score, WinInfo, WinType
-from majiang.view import Position
 
 __all__ = ["Calculation", "add_parser", "explain", "main", "parse_melds", "score"]
 

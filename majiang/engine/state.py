@@ -17,6 +17,7 @@ from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
 from majiang.observation import Observation, observe
 from majiang.rules.base import Variant, score_position
+from majiang.rules.view import Position
 from majiang.scoring import Item
 from majiang.tiles import Tile, format_tiles
 from majiang.values import (
@@ -36,7 +37,6 @@ from majiang.values import (
     WinType,
     malformed,
 )
-from majiang.view import Position
 
 __all__ = ["ACTION_TYPES", "Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
 

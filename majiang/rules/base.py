@@ -8,6 +8,7 @@ from typing import Protocol
 
 from majiang.errors import OptionError
 from majiang.hand import is_winning
+from majiang.rules.view import HandView
 from majiang.tiles import Tile, format_tiles
 from majiang.values import (
     Action,
@@ -21,7 +22,6 @@ from majiang.values import (
     VariantState,
     WinInfo,
 )
-from majiang.view import HandView
 
 __all__ = [
     "COMMON_NAMES",

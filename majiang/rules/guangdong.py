@@ -15,6 +15,7 @@ from majiang.rules.base import (
     Variant,
     escape_option,
 )
+from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.tiles import Tile
 from majiang.values import (
@@ -25,7 +26,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView
 
 __all__ = ["GUANGDONG", "PATTERNS", "horse_target"]
 

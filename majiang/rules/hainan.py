@@ -12,6 +12,7 @@ from majiang.rules.base import (
     escape_option,
     report_key,
 )
+from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.values import (
     HandResult,
@@ -20,7 +21,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView
 
 __all__ = ["FAN", "HAINAN", "SEAT_FLOWERS"]
 

@@ -18,6 +18,7 @@ from majiang.rules.base import (
     indicator_reserved,
     indicator_wild,
 )
+from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.values import (
     JSON,
@@ -32,7 +33,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView
 
 __all__ = ["HANGZHOU", "chain", "fan"]
 

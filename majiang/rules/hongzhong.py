@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from majiang.hand import decompositions
 from majiang.rules.base import BaseRules, Option, Reserved, Restriction, Variant, escape_option
+from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.values import (
     HandResult,
@@ -15,7 +16,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView
 
 __all__ = ["HONGZHONG", "bird_hits"]
 

@@ -22,6 +22,7 @@ from majiang.rules.base import (
     indicator_wild,
     report_key,
 )
+from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.tiles import Tile
 from majiang.values import (
@@ -37,7 +38,6 @@ from majiang.values import (
     WinInfo,
     WinType,
 )
-from majiang.view import HandView
 
 __all__ = ["FAN_VALUES", "TAIZHOU", "TaizhouState", "WinnerPoints", "meld_hu"]
 
