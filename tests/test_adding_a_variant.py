@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import inspect
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +36,7 @@ from majiang.hand import shanten
 from majiang.records import replay
 from majiang.rules import (
     BUILT_IN,
+    HOOKS,
     VARIANTS,
     get_variant,
     register,
@@ -41,16 +44,16 @@ from majiang.rules import (
     unregister,
     validate_variant,
 )
-from majiang.rules.base import Option, Restriction, Variant
+from majiang.rules.base import Option, Restriction, Rules, Variant
+from majiang.rules.view import HandView
 from majiang.testing import check_variant, option_grid
 from majiang.values import JSON, Action, ActionType, Event, VariantState, WinInfo, WinType
-from majiang.view import HandView
 
 EXAMPLE_SOURCE = Path(__file__).parent / "example_variant.py"
 PUBLIC_API = {
     "majiang.rules.base",
     "majiang.values",
-    "majiang.view",
+    "majiang.rules.view",
     "majiang.hand",
     "majiang.scoring",
     "majiang.tiles",
@@ -393,4 +396,16 @@ def test_the_example_uses_the_public_hook_api_alone() -> None:
     majiang = {m for m in imported if m.split(".")[0] == "majiang"}
     assert majiang <= PUBLIC_API, majiang - PUBLIC_API
     assert not any(m.startswith("majiang.engine") for m in imported)
-    assert {"majiang.rules.base", "majiang.values", "majiang.view"} <= majiang
+    assert {"majiang.rules.base", "majiang.values", "majiang.rules.view"} <= majiang
+
+
+def test_the_guide_tables_every_hook_with_its_parameters() -> None:
+    """docs/adding-a-variant.md lists each hook of the Rules protocol once, with the
+    parameters it really has (so the guide cannot drift from the seam)."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "adding-a-variant.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| `\(([^)]*)\) ->", doc, flags=re.MULTILINE)
+    names = [name for name, _ in rows]
+    assert sorted(names) == sorted(HOOKS), set(names) ^ set(HOOKS)
+    for name, params in rows:
+        real = [p for p in inspect.signature(getattr(Rules, name)).parameters if p != "self"]
+        assert params.split(", ") == real, name
