@@ -45,6 +45,7 @@ from recordkit import (
     tsumogiri_until,
 )
 
+from majiang.cli.score import score
 from majiang.engine.match import Match
 from majiang.engine.state import HandState, Meld, WinInfo
 from majiang.engine.wall import deal_from_wall, full_set
@@ -1353,11 +1354,14 @@ def test_horse_note_names_the_target_seat_around_the_table(
 
 @pytest.mark.parametrize("flower", ["1f", "8f"])
 def test_no_flowers_in_guangdong(flower: str) -> None:
-    # RULES.md 1.1: 136 tiles, no flowers; a record that deals one is refused by name.
+    # RULES.md 1.1: 136 tiles, no flowers; a record that deals one is refused by name, and
+    # so is a winner's exposed flower given to the calculator (majiang score --flowers).
     assert len(GUANGDONG.tile_counts) == 42 and sum(GUANGDONG.tile_counts) == 136
     rec = record(hand([F0 + " 5m", "123m456p789s234s" + flower, F2, F3], autoplay="tsumogiri"))
     with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
         replay(rec)
+    with pytest.raises(MajiangError, match="guangdong is played without flowers"):
+        score("guangdong", "123m456m789p234s11z", "4s", "self", seat=2, flowers=flower)
 
 
 def test_dealer_run_starts_at_1_and_a_record_may_not_say_0() -> None:

@@ -908,6 +908,16 @@ def test_zhuada_ends_when_owner_draws() -> None:
     assert {"S2 kong 6z", "S2 discard 3m"} <= legal(state, 2)
 
 
+def test_zhuada_is_over_as_soon_as_the_owner_draws_D24() -> None:
+    # D24: the period lasts until the owner's next turn begins; once S1 has drawn its 1z,
+    # nobody is restricted any more, even before S1 discards (front ends show nothing).
+    state = _zhuada_state()
+    drive(state, [(2, "kong", "7z"), (2, "discard", "1p"), (3, "discard", "3s"), (1, "pass")])
+    drive(state, [(0, "discard", "9p")])
+    assert state.current == 1 and state.drawn == t("1z")
+    assert [state.restrictions(s) for s in range(4)] == [[], [], [], []]
+
+
 def test_zhuada_no_discard_win_for_restricted_owner_may_win() -> None:
     # L = 3. The dealer S0 waits on 8p (seven pairs). S1 draws 6s and discards its 5z
     # (owner S1; it now waits on 1s/4s with 123m 456m 789p 23s 66s, no wild).
