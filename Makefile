@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,tui]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web]"
 	touch $(STAMP)
 
 run: $(STAMP)
