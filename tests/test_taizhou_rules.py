@@ -46,12 +46,14 @@ from recordkit import (
     ts,
 )
 
+from majiang.cli.score import score
 from majiang.engine.state import Action, HandState
 from majiang.engine.wall import deal_from_wall, full_set
 from majiang.errors import RecordError
 from majiang.hand import is_winning, shanten
 from majiang.records import replay, replay_match
 from majiang.rules.taizhou import TAIZHOU
+from majiang.scoring import deltas
 from majiang.tiles import format_tiles
 
 WHITE = 31
@@ -1220,6 +1222,24 @@ def test_baosanjia_all_one_suit_with_three_exposed_melds() -> None:
     assert "all_one_suit" in h["patterns"]
     assert {i["kind"] for i in h["items"]} == {"baosanjia"}
     assert h["deltas"] == [0, 104, -104, 0]
+
+
+def test_calculator_baosanjia_all_one_suit_from_the_position_alone() -> None:
+    # RULES.md 5.5 trigger 2 needs only the position, so majiang score, told S1's melds
+    # (chi 234m<S0, peng 555m<S2, peng 999m<S2), 11m 78m and S2's 6m, settles it as the
+    # replay above: S2 pays 52 + 26 + 26 = 104. The other triggers need the discards made
+    # before (生牌, a thrown 得, B's hand after its discard), which the calculator has not:
+    # TZ-2's winner without them (chi 123m<S2, 456m 67s 345p 99p on S1's 8s, 得 = 2z):
+    # 胡 10 x 2^1 (no_wild) = 20, paid normally: S0 ceil(20/10) = 2, S1 and S2 ceil(10/10) = 1.
+    melds = "chi 234m<S0; peng 555m<S2; peng 999m<S2"
+    calc = score("taizhou", "11m78m", "6m", "discard", seat=1, source=2, melds=melds,
+                 reserved={"wild_indicator": "5z"})  # fmt: skip
+    assert {i.kind for i in calc.score.items} == {"baosanjia"}
+    assert deltas(calc.score.items) == [0, 104, -104, 0]
+    calc = score("taizhou", "456m67s345p99p", "8s", "discard", seat=3, source=1,
+                 melds="chi 123m<S2", reserved={"wild_indicator": "2z"})  # fmt: skip
+    assert list(calc.score.patterns) == ["no_wild"]
+    assert deltas(calc.score.items) == [-2, -1, -1, 4]
 
 
 def test_baosanjia_all_one_suit_not_with_two_exposed_melds() -> None:

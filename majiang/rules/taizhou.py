@@ -410,19 +410,13 @@ class TaizhouRules(BaseRules):
         """The 包三家 seat and its trigger, if any (RULES.md 5.5, D74)."""
         if not view.options["baopai"] or win.win_type not in (WinType.DISCARD, WinType.ROB_KONG):
             return None, ""
+        b, tile = win.source, win.tile
+        # Triggers 1, 3 and 4 read what was recorded at B's discard; the calculator
+        # (majiang score) has a position but no discards, so only trigger 2 applies there.
         last = _state(view).last
-        if last is None:
-            return None, ""
-        b, tile, raw, sheng_ok, shanten_after = (
-            last.seat,
-            last.tile,
-            last.raw,
-            last.sheng_ok,
-            last.shanten_after,
-        )
-        if b != win.source or tile != win.tile:
-            return None, ""
-        if view.options["sheng_phase"] and sheng_ok:
+        if last is not None and (last.seat != b or last.tile != tile):
+            last = None
+        if last is not None and view.options["sheng_phase"] and last.sheng_ok:
             return b, "生牌"
         exposed = [m for m in view.melds[win.winner] if m.kind != MeldKind.KONG_CONCEALED]
         if (
@@ -432,9 +426,9 @@ class TaizhouRules(BaseRules):
             and "all_one_suit" in mine.patterns
         ):
             return b, "清一色"
-        if tile in (GREEN, RED) and shanten_after >= 2:
+        if last is not None and tile in (GREEN, RED) and last.shanten_after >= 2:
             return b, "中/发"
-        if raw and b in _state(view).wild_thrown:
+        if last is not None and last.raw and b in _state(view).wild_thrown:
             return b, "得 discarded"
         return None, ""
 
