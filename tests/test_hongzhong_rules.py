@@ -1167,6 +1167,17 @@ def test_escape_penalty_defaults_to_0(penalty: int | None, deltas: list[int]) ->
     assert {i[0] for i in items(h)} <= {"escape"}
 
 
+@pytest.mark.parametrize(("draw_dealer", "after"), [("last_drawer", 1), ("same", 0)])
+def test_after_an_escape_next_is_what_a_drawn_hand_gives(draw_dealer: str, after: int) -> None:
+    # docs/decisions.md (escape result): the match ends, and the hand's next dealer is the
+    # one a drawn hand would give (RULES.md 4.6, D55): S1, who drew last (its kong's
+    # replacement 8s), or the same dealer S0 with draw_dealer = same.
+    hands = [F0 + " 8m", "5555m3679p12479s", F1, F3]
+    acts = [(0, "discard", "8m"), (1, "kong", "5m"), (2, "escape")]
+    h = play1(hands, acts, draws="9p", tail="8s", options={"draw_dealer": draw_dealer})
+    assert h["next"] == {"dealer": after, "counters": {}}
+
+
 # == issue 14: the reported reading on a tie (RULES.md 0.7) ======================================
 def test_standard_and_seven_pairs_reading_reports_basic_hand_first_0_7() -> None:
     # 223344m 445566p 5m draws 5m: seven pairs, or 234m 234m 456p 456p 55m. Both pay the

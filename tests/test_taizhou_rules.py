@@ -1437,6 +1437,19 @@ def test_escape_penalty_default_0(options: dict[str, Any], deltas: list[int]) ->
     assert len(res["items"]) == (3 if options else 0)
 
 
+@pytest.mark.parametrize("dealer", [0, 3])
+def test_after_an_escape_next_is_what_a_drawn_hand_gives(dealer: int) -> None:
+    # docs/decisions.md (escape result): the match ends, and the hand's next dealer is the
+    # one a drawn hand (黄牌) would give, the dealer's next seat (RULES.md 5.6).
+    hands = ["*1z" if s == dealer else "*" for s in range(4)]
+    rec = record(
+        hand_of(hands, [(dealer, "discard", "1z"), (2, "escape")], dealer=dealer), dealer=dealer
+    )
+    res = replay(rec)["hands"][0]
+    assert res["outcome"] == "draw"
+    assert res["next"] == {"dealer": (dealer + 1) % 4, "counters": {}}
+
+
 def test_record_win_after_a_wild_discard_is_rejected() -> None:
     # Indicator 5m: S1 (waiting on 2s / 5s) draws a 得 and discards it; its "hu" on S2's
     # 2s is no claim of that window, and out of turn once S3 draws.

@@ -214,7 +214,7 @@ class HongzhongRules(BaseRules):
         """The winner deals; after a draw the last drawer (or the same dealer) deals."""
         if res.win is not None:
             return res.win.winner, {}
-        if view.options["draw_dealer"] == "same" or res.escaped is not None:
+        if view.options["draw_dealer"] == "same":  # an escape too: as a drawn hand
             return view.dealer, {}
         return view.last_drawer, {}
 

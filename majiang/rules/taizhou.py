@@ -482,9 +482,7 @@ class TaizhouRules(BaseRules):
         d = view.dealer
         if res.win is not None and res.win.winner == d and view.options["lianzhuang"]:
             return d, {}
-        if res.escaped is not None:
-            return d, {}
-        return (d + 1) % 4, {}
+        return (d + 1) % 4, {}  # also after an escape: as after a drawn hand (decisions.md)
 
 
 BAO_REASONS = {
