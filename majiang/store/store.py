@@ -1,0 +1,549 @@
+"""The Store: rooms, seats, the room event log and finished records in SQLite or PostgreSQL.
+
+Every write is one transaction committed before the method returns, so the server can
+append an action, then broadcast it (DESIGN.md, Server and store; docs/store.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import cast
+
+from alembic import command
+from alembic.config import Config
+from alembic.util.exc import CommandError
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    case,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from majiang.errors import MajiangError
+from majiang.values import JSON, OptionValue
+
+from .schema import OPEN_STATUSES, STATUSES
+from .schema import events as event_table
+from .schema import records as record_table
+from .schema import rooms as room_table
+from .schema import seats as seat_table
+
+__all__ = [
+    "EventRow",
+    "MatchSummary",
+    "RoomNumberTaken",
+    "RoomRow",
+    "SeatRow",
+    "Store",
+    "StoreError",
+    "default_url",
+]
+
+BUSY_TIMEOUT_MS = 10_000
+"""How long an SQLite writer waits for another process's write lock before failing."""
+CONNECT_TIMEOUT_S = 10
+"""How long a PostgreSQL connection attempt may take before the store gives up."""
+_TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
+_CLOSED = ("finished", "dissolved")
+
+
+class StoreError(MajiangError):
+    """A database that cannot be opened or migrated, or a write it refuses."""
+
+
+class RoomNumberTaken(StoreError):
+    """An unfinished room already has this number (PROTOCOL.md 1: unique among them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRow:
+    """A room's configuration and status; ``finished_at`` is set once finished or dissolved."""
+
+    id: int
+    number: str
+    variant: str
+    options: dict[str, OptionValue]
+    hands: int
+    turn_seconds: int
+    seed: int
+    status: str
+    creator_addr: str
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """Who sits at a seat: a human's ``name`` and SHA-256 ``token_hash``, or a ``bot`` kind."""
+
+    seat: int
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One stored room event (server_design.md, The room log), read back in ``seq`` order."""
+
+    seq: int
+    kind: str
+    data: dict[str, JSON]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A finished match as ``GET /api/matches`` lists it (PROTOCOL.md 1)."""
+
+    room: str
+    variant: str
+    finished_at: datetime
+    names: list[str]
+    totals: list[int]
+
+
+def default_url() -> str:
+    """``sqlite:///`` + ``~/.majiang/majiang.db`` expanded; creates the directory."""
+    path = Path.home() / ".majiang" / "majiang.db"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create {path.parent}: {exc.strerror}") from None
+    return f"sqlite:///{path}"
+
+
+def _redact(url: str) -> str:
+    """``url`` with any password replaced by ``***``, for a URL SQLAlchemy cannot parse."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def _one_line(exc: BaseException) -> str:
+    """The driver's reason on one line (psycopg's messages span several)."""
+    orig = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    text = " ".join(str(orig).split())
+    return text or type(orig).__name__
+
+
+def _dumps(value: object) -> str:
+    """Compact JSON, UTF-8 kept as is, NaN refused on SQLite as PostgreSQL refuses it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _sqlite_connect(dbapi_connection: object, _record: ConnectionPoolEntry) -> None:
+    """WAL, ``synchronous=NORMAL``, a busy timeout, foreign keys; BEGIN is ours to emit."""
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """Writers take SQLite's write lock at BEGIN, so they queue on the busy timeout instead
+    of failing when a read would have to upgrade to a write."""
+    write = connection.get_execution_options().get("majiang_write", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _is_foreign_key(exc: IntegrityError) -> bool:
+    """Did a row point at a missing room (PostgreSQL SQLSTATE 23503, SQLite's message)?"""
+    return getattr(exc.orig, "sqlstate", None) == "23503" or "FOREIGN KEY" in str(exc.orig)
+
+
+def _check_seat(seat: SeatRow) -> None:
+    if seat.token_hash is not None and not _TOKEN_HASH.fullmatch(seat.token_hash):
+        raise StoreError(
+            f"seat {seat.seat}: token_hash must be a SHA-256 hex digest (64 lowercase hex "
+            "digits); the store keeps hashes, never tokens"
+        )
+
+
+def _room_row(row: Row[tuple[object, ...]]) -> RoomRow:
+    m = row._mapping
+    return RoomRow(
+        id=cast(int, m["id"]),
+        number=cast(str, m["number"]),
+        variant=cast(str, m["variant"]),
+        options=dict(cast(dict[str, OptionValue], m["options"])),
+        hands=cast(int, m["hands"]),
+        turn_seconds=cast(int, m["turn_seconds"]),
+        seed=cast(int, m["seed"]),
+        status=cast(str, m["status"]),
+        creator_addr=cast(str, m["creator_addr"]),
+        created_at=cast(datetime, m["created_at"]),
+        finished_at=cast(datetime | None, m["finished_at"]),
+    )
+
+
+class Store:
+    """The database behind ``majiang serve``: opening it applies the migrations (sync API)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        raw = default_url() if url is None else url
+        try:
+            parsed = make_url(raw)
+        except ArgumentError:
+            raise StoreError(f"bad database URL {_redact(raw)}") from None
+        backend = parsed.get_backend_name()
+        if backend == "sqlite" and parsed.database and parsed.database.startswith("~"):
+            parsed = parsed.set(database=str(Path(parsed.database).expanduser()))
+        if parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")  # psycopg 3, the one we ship
+        self._url: URL = parsed
+        if backend not in ("sqlite", "postgresql"):
+            raise StoreError(
+                f"unsupported database {self.url}: majiang stores rooms in SQLite or PostgreSQL"
+            )
+        self._engine = self._open(parsed)
+        self._writer = self._engine.execution_options(majiang_write=True)
+        try:
+            self._migrate()
+        except BaseException:
+            self._engine.dispose()
+            raise
+
+    def _open(self, url: URL) -> Engine:
+        connect_args: dict[str, object] = {}
+        if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
+            connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+        if url.get_backend_name() == "sqlite":
+            connect_args["timeout"] = BUSY_TIMEOUT_MS / 1000
+        try:
+            engine = create_engine(
+                url,
+                json_serializer=_dumps,
+                pool_pre_ping=url.get_backend_name() == "postgresql",
+                connect_args=connect_args,
+            )
+        except (SQLAlchemyError, ImportError) as exc:
+            raise StoreError(f"cannot open database {self.url}: {_one_line(exc)}") from None
+        if url.get_backend_name() == "sqlite":
+            event.listen(engine, "connect", _sqlite_connect)
+            event.listen(engine, "begin", _sqlite_begin)
+        return engine
+
+    def _migrate(self) -> None:
+        """``alembic upgrade head`` on our own connection: a no-op when already current."""
+        config = Config()
+        config.set_main_option("script_location", "majiang.store:migrations")
+        try:
+            with self._writer.connect() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        except (SQLAlchemyError, CommandError, OSError) as exc:
+            raise StoreError(f"cannot open database {self.url}: {_one_line(exc)}") from None
+
+    @property
+    def url(self) -> str:
+        """The database URL, password hidden (safe to print)."""
+        return self._url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        """Close every pooled connection; the Store is not used afterwards."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    @contextmanager
+    def _write(self, what: str) -> Iterator[Connection]:
+        """One transaction, committed on leaving; any database error becomes a StoreError."""
+        try:
+            with self._writer.begin() as connection:
+                yield connection
+        except StoreError:
+            raise
+        except SQLAlchemyError as exc:
+            raise StoreError(f"{what}: {_one_line(exc)}") from None
+        except (TypeError, ValueError) as exc:  # a value JSON cannot hold, raised by the driver
+            raise StoreError(f"{what}: {_one_line(exc)}") from None
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        try:
+            with self._engine.connect() as connection:
+                yield connection
+        except SQLAlchemyError as exc:
+            raise StoreError(f"reading {self.url}: {_one_line(exc)}") from None
+
+    @staticmethod
+    def _require_room(connection: Connection, room_id: int) -> None:
+        if (
+            connection.execute(select(room_table.c.id).where(room_table.c.id == room_id)).first()
+            is None
+        ):
+            raise StoreError(f"no room with id {room_id}")
+
+    def create_room(
+        self,
+        *,
+        number: str,
+        variant: str,
+        options: Mapping[str, OptionValue],
+        hands: int,
+        turn_seconds: int,
+        seed: int,
+        creator_addr: str,
+        seats: Sequence[SeatRow],
+    ) -> RoomRow:
+        """Insert a waiting room and its seats; RoomNumberTaken if an unfinished room has
+        ``number`` (also when another process wins the race for it)."""
+        for seat in seats:
+            _check_seat(seat)
+        created_at = _now()
+        values = {
+            "number": number,
+            "variant": variant,
+            "options": dict(options),
+            "hands": hands,
+            "turn_seconds": turn_seconds,
+            "seed": seed,
+            "status": "waiting",
+            "creator_addr": creator_addr,
+            "created_at": created_at,
+            "finished_at": None,
+        }
+        with self._write(f"creating room {number}") as connection:
+            try:
+                inserted = connection.execute(
+                    room_table.insert().values(values).returning(room_table.c.id)
+                )
+            except IntegrityError as exc:
+                if "ux_rooms_open_number" in str(exc.orig) or "rooms.number" in str(exc.orig):
+                    raise RoomNumberTaken(f"room number {number} is in use") from None
+                raise
+            room_id = int(inserted.scalar_one())
+            if seats:
+                connection.execute(
+                    seat_table.insert(),
+                    [{"room_id": room_id, **_seat_values(seat)} for seat in seats],
+                )
+        return RoomRow(
+            id=room_id,
+            number=number,
+            variant=variant,
+            options=dict(options),
+            hands=hands,
+            turn_seconds=turn_seconds,
+            seed=seed,
+            status="waiting",
+            creator_addr=creator_addr,
+            created_at=created_at,
+            finished_at=None,
+        )
+
+    def set_seat(self, room_id: int, seat: SeatRow) -> None:
+        """Seat a human or a bot, replacing whoever sat there."""
+        _check_seat(seat)
+        with self._write(f"room {room_id} seat {seat.seat}") as connection:
+            self._require_room(connection, room_id)
+            connection.execute(
+                delete(seat_table).where(
+                    seat_table.c.room_id == room_id, seat_table.c.seat == seat.seat
+                )
+            )
+            connection.execute(seat_table.insert().values(room_id=room_id, **_seat_values(seat)))
+
+    def clear_seat(self, room_id: int, seat: int) -> None:
+        """Free a seat (nothing happens if it was free)."""
+        with self._write(f"room {room_id} seat {seat}") as connection:
+            connection.execute(
+                delete(seat_table).where(seat_table.c.room_id == room_id, seat_table.c.seat == seat)
+            )
+
+    def append(self, room_id: int, events: Sequence[tuple[int, str, Mapping[str, JSON]]]) -> None:
+        """Store ``(seq, kind, data)`` events in one transaction, committed on return; a seq
+        already stored (or twice in the batch) raises StoreError and stores none of them."""
+        if not events:
+            return
+        seqs = [seq for seq, _, _ in events]
+        if len(set(seqs)) != len(seqs):
+            raise StoreError(f"room {room_id}: a batch repeats an event seq {sorted(seqs)}")
+        at = _now()
+        rows = [
+            {"room_id": room_id, "seq": seq, "kind": kind, "data": dict(data), "at": at}
+            for seq, kind, data in events
+        ]
+        what = f"room {room_id}: appending events (seq {min(seqs)}..{max(seqs)})"
+        with self._write(what) as connection:
+            try:
+                connection.execute(event_table.insert(), rows)
+            except IntegrityError as exc:  # the foreign key, not a lookup, spares a round trip
+                if _is_foreign_key(exc):
+                    raise StoreError(f"no room with id {room_id}") from None
+                raise
+
+    def set_status(self, room_id: int, status: str) -> None:
+        """Move a room to ``status``; finished and dissolved stamp ``finished_at``."""
+        if status not in STATUSES:
+            raise StoreError(f"room status {status!r} is not one of {', '.join(STATUSES)}")
+        finished_at = _now() if status in _CLOSED else None
+        with self._write(f"room {room_id} status {status}") as connection:
+            try:
+                done = connection.execute(
+                    update(room_table)
+                    .where(room_table.c.id == room_id)
+                    .values(status=status, finished_at=finished_at)
+                )
+            except IntegrityError:
+                raise RoomNumberTaken(
+                    f"room {room_id} cannot reopen: an unfinished room has its number"
+                ) from None
+            if done.rowcount == 0:
+                raise StoreError(f"no room with id {room_id}")
+
+    def save_record(
+        self,
+        room_id: int,
+        record: Mapping[str, JSON],
+        names: Sequence[str],
+        totals: Sequence[int],
+    ) -> None:
+        """Keep the room's majiang-record/1 document (FORMAT.md 2), replacing an earlier one."""
+        with self._write(f"room {room_id}: saving its record") as connection:
+            self._require_room(connection, room_id)
+            connection.execute(delete(record_table).where(record_table.c.room_id == room_id))
+            connection.execute(
+                record_table.insert().values(
+                    room_id=room_id,
+                    record=dict(record),
+                    names=list(names),
+                    totals=list(totals),
+                    finished_at=_now(),
+                )
+            )
+
+    def room(self, number: str) -> RoomRow | None:
+        """The unfinished room with ``number``, else the newest finished one, else None."""
+        unfinished_first = case((room_table.c.status.in_(OPEN_STATUSES), 0), else_=1)
+        query = (
+            select(room_table)
+            .where(room_table.c.number == number)
+            .order_by(unfinished_first, room_table.c.id.desc())
+            .limit(1)
+        )
+        with self._read() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else _room_row(row)
+
+    def rooms_in_play(self) -> list[RoomRow]:
+        """Every waiting or playing room, oldest first: what a restart rebuilds."""
+        query = (
+            select(room_table)
+            .where(room_table.c.status.in_(OPEN_STATUSES))
+            .order_by(room_table.c.id)
+        )
+        with self._read() as connection:
+            return [_room_row(row) for row in connection.execute(query)]
+
+    def seats(self, room_id: int) -> list[SeatRow]:
+        """The room's taken seats by seat number."""
+        query = (
+            select(seat_table).where(seat_table.c.room_id == room_id).order_by(seat_table.c.seat)
+        )
+        with self._read() as connection:
+            return [
+                SeatRow(seat=row.seat, name=row.name, bot=row.bot, token_hash=row.token_hash)
+                for row in connection.execute(query)
+            ]
+
+    def events(self, room_id: int) -> list[EventRow]:
+        """The room's log in ``seq`` order."""
+        query = (
+            select(event_table).where(event_table.c.room_id == room_id).order_by(event_table.c.seq)
+        )
+        with self._read() as connection:
+            return [
+                EventRow(
+                    seq=row.seq, kind=row.kind, data=cast(dict[str, JSON], row.data), at=row.at
+                )
+                for row in connection.execute(query)
+            ]
+
+    def record(self, room_id: int) -> dict[str, JSON] | None:
+        """The room's saved record, or None before ``save_record``."""
+        query = select(record_table.c.record).where(record_table.c.room_id == room_id)
+        with self._read() as connection:
+            value = connection.execute(query).scalar_one_or_none()
+        return None if value is None else cast(dict[str, JSON], value)
+
+    def finished_matches(self, limit: int) -> list[MatchSummary]:
+        """The ``limit`` most recently saved records, newest first (``GET /api/matches``)."""
+        if limit <= 0:
+            return []
+        query = (
+            select(
+                room_table.c.number,
+                room_table.c.variant,
+                record_table.c.finished_at,
+                record_table.c.names,
+                record_table.c.totals,
+            )
+            .join_from(record_table, room_table, record_table.c.room_id == room_table.c.id)
+            .order_by(record_table.c.finished_at.desc(), record_table.c.room_id.desc())
+            .limit(limit)
+        )
+        with self._read() as connection:
+            return [
+                MatchSummary(
+                    room=row.number,
+                    variant=row.variant,
+                    finished_at=row.finished_at,
+                    names=list(row.names),
+                    totals=list(row.totals),
+                )
+                for row in connection.execute(query)
+            ]
+
+    def open_rooms_by(self, creator_addr: str) -> int:
+        """How many unfinished rooms ``creator_addr`` created (the per-creator bound)."""
+        query = (
+            select(func.count())
+            .select_from(room_table)
+            .where(
+                room_table.c.creator_addr == creator_addr, room_table.c.status.in_(OPEN_STATUSES)
+            )
+        )
+        with self._read() as connection:
+            return int(connection.execute(query).scalar_one())
+
+
+def _seat_values(seat: SeatRow) -> dict[str, object]:
+    return {"seat": seat.seat, "name": seat.name, "bot": seat.bot, "token_hash": seat.token_hash}
