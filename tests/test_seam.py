@@ -32,7 +32,16 @@ VARIANT_KEYS = frozenset(
     }
 )
 """Keys only one variant's rules give a meaning to."""
-CORE = ("values.py", "rules/view.py", "observation.py", "rules/base.py")
+CORE = (
+    "values.py",
+    "rules/view.py",
+    "observation.py",
+    "rules/base.py",
+    "engine/state.py",
+    "engine/match.py",
+    "engine/wall.py",
+    "scoring/__init__.py",
+)
 """The modules whose public signatures the seam exposes."""
 
 
