@@ -1,0 +1,447 @@
+"""Pydantic models of every HTTP body and answer and every WebSocket message of
+majiang-protocol/1 (PROTOCOL.md; the full field list is docs/protocol.md).
+
+Client messages are parsed through them; server messages are built as plain dicts on the hot
+path and these models document them (the OpenAPI document carries them) and check them in
+tests. Tiles and actions are FORMAT.md notation and objects.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from majiang.rules import VARIANTS, Variant
+from majiang.values import OptionValue
+
+__all__ = [
+    "MAX_HANDS",
+    "MAX_NAME",
+    "MAX_TURN_SECONDS",
+    "ActionModel",
+    "ActionMsg",
+    "AutoEvent",
+    "AutoMsg",
+    "ClientMessage",
+    "CreateRoom",
+    "DissolveEvent",
+    "DissolveMsg",
+    "ErrorBody",
+    "ErrorDetail",
+    "ErrorOut",
+    "EventOut",
+    "HandEndOut",
+    "HandEvent",
+    "HandStartEvent",
+    "JoinRoom",
+    "Joined",
+    "MatchEndOut",
+    "MatchInfo",
+    "MeldModel",
+    "OptionInfo",
+    "ReadyEvent",
+    "ReadyMsg",
+    "RevealedSeat",
+    "RoomCreated",
+    "RoomState",
+    "SeatState",
+    "SeatView",
+    "ServerMessage",
+    "SetBot",
+    "SnapshotMsg",
+    "SnapshotOut",
+    "TableState",
+    "VariantInfo",
+    "View",
+    "all_variant_infos",
+    "client_message",
+    "server_message",
+    "variant_info",
+]
+
+MAX_HANDS = 64
+"""The most hands (局数) a room may last."""
+MAX_TURN_SECONDS = 600
+"""The longest decision time a room may set."""
+MAX_NAME = 32
+"""The longest player name, in characters."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- HTTP --------------------------------------------------------------------------------------
+class ErrorDetail(_Strict):
+    """Why a request or message was refused: a short code and a sentence naming the bad part."""
+
+    code: str = Field(description="machine-readable reason, e.g. `bad_option`, `room_full`")
+    message: str = Field(description="what is wrong, naming the field or value")
+
+
+class ErrorBody(_Strict):
+    """Every HTTP error answer: `{"error": {"code", "message"}}` with a 4xx status."""
+
+    error: ErrorDetail
+
+
+class OptionInfo(_Strict):
+    """One room option as the variant declares it (what `majiang rules VARIANT` lists)."""
+
+    id: str = Field(description="the option's name, as `options` in a room takes it")
+    kind: Literal["bool", "int", "choice"]
+    default: OptionValue
+    choices: list[OptionValue] | None = Field(None, description="the allowed values of a choice")
+    min: int | None = Field(None, description="the smallest allowed integer")
+    max: int | None = Field(None, description="the largest allowed integer")
+    zh: str = Field(description="the Chinese name")
+    doc: str = Field(description="what it does, in one line")
+
+
+class VariantInfo(_Strict):
+    """A variant of the registry with its option declarations."""
+
+    id: str
+    name: str
+    zh: str
+    options: list[OptionInfo]
+
+
+def variant_info(variant: Variant) -> VariantInfo:
+    """The `GET /api/variants` entry of one variant, from its declarations."""
+    return VariantInfo(
+        id=variant.id,
+        name=variant.name,
+        zh=variant.zh,
+        options=[
+            OptionInfo(
+                id=o.name,
+                kind=o.kind,  # type: ignore[arg-type]  # validate_variant checked it
+                default=o.default,
+                choices=list(o.choices) if o.kind == "choice" else None,
+                min=o.minimum if o.kind == "int" else None,
+                max=None,
+                zh=o.zh,
+                doc=o.doc,
+            )
+            for o in variant.options
+        ],
+    )
+
+
+class CreateRoom(_Strict):
+    """`POST /api/rooms`: the creator takes seat 0."""
+
+    variant: str = Field(description="a variant id of `GET /api/variants`")
+    options: dict[str, OptionValue] = Field(
+        default_factory=dict, description="room options; those left out take their defaults"
+    )
+    hands: int = Field(8, ge=1, le=MAX_HANDS, description="局数: how many hands the match lasts")
+    name: str = Field("Player", min_length=1, max_length=MAX_NAME, description="the creator")
+    bots: dict[str, str] = Field(
+        default_factory=dict, description='seats "1"-"3" to fill with a bot, by bot name'
+    )
+    turn_seconds: int = Field(
+        15, ge=0, le=MAX_TURN_SECONDS, description="time per decision; 0 = no limit"
+    )
+
+
+class RoomCreated(_Strict):
+    """The new room's number, the creator's seat (0) and its secret token."""
+
+    room: str = Field(description="6-digit room number")
+    seat: int
+    token: str = Field(description="bearer secret for this seat of this room")
+
+
+class JoinRoom(_Strict):
+    """`POST /api/rooms/{room}/join`."""
+
+    name: str = Field("Player", min_length=1, max_length=MAX_NAME)
+
+
+class Joined(_Strict):
+    """The seat taken (the lowest free one) and its token."""
+
+    seat: int
+    token: str
+
+
+class SetBot(_Strict):
+    """`PUT /api/rooms/{room}/seats/{seat}`: seat a bot (owner only, before the start)."""
+
+    bot: str = Field(description="a bot name, e.g. `greedy` or `random`")
+
+
+class SeatState(_Strict):
+    """One seat of the public room state; a free seat has `name` null."""
+
+    seat: int
+    name: str | None
+    bot: str | None = Field(description="the bot's name, or null for a human or a free seat")
+    connected: bool = Field(description="a human's WebSocket is open")
+    ready: bool = Field(description="ready for the next hand (bots and 托管 seats always are)")
+    auto: bool = Field(description="托管: the server's bot plays for this human")
+
+
+class RoomState(_Strict):
+    """`GET /api/rooms/{room}`: the public room state."""
+
+    room: str
+    variant: str
+    options: dict[str, OptionValue] = Field(description="every option, resolved")
+    hands: int
+    turn_seconds: int
+    status: Literal["waiting", "playing", "finished", "dissolved"]
+    hand_index: int = Field(
+        description="0-based index of the hand in play, or of the next hand between hands"
+    )
+    totals: list[int]
+    seats: list[SeatState]
+
+
+class MatchInfo(_Strict):
+    """One finished match of `GET /api/matches`."""
+
+    room: str
+    variant: str
+    finished_at: datetime
+    names: list[str]
+    totals: list[int]
+
+
+# -- FORMAT.md objects -------------------------------------------------------------------------
+class ActionModel(_Strict):
+    """A FORMAT.md action object; in a client's `action` message `seat` may be left out."""
+
+    seat: int | None = Field(None, ge=0, le=3)
+    type: Literal["hu", "kong", "peng", "chi", "discard", "pass", "escape"]
+    tile: str | None = None
+    tiles: str | None = None
+
+
+class MeldModel(_Strict):
+    """A declared meld as the viewer sees it (another seat's concealed kong has tiles "")."""
+
+    kind: Literal["chi", "peng", "kong_direct", "kong_added", "kong_concealed"]
+    tiles: str
+    source: int | None
+    wilds: int
+
+
+# -- WebSocket: client -> server ----------------------------------------------------------------
+class ReadyMsg(_Strict):
+    """Ready for the next hand."""
+
+    type: Literal["ready"]
+
+
+class ActionMsg(_Strict):
+    """A decision: one of the `legal` actions last sent to this seat (or an escape)."""
+
+    type: Literal["action"]
+    action: ActionModel
+
+
+class AutoMsg(_Strict):
+    """托管 on or off."""
+
+    type: Literal["auto"]
+    on: bool
+
+
+class SnapshotMsg(_Strict):
+    """Ask for a `snapshot` now."""
+
+    type: Literal["snapshot"]
+
+
+class DissolveMsg(_Strict):
+    """Vote to dissolve the room (解散), or withdraw the vote."""
+
+    type: Literal["dissolve"]
+    vote: bool = True
+
+
+ClientMessage = Annotated[
+    ReadyMsg | ActionMsg | AutoMsg | SnapshotMsg | DissolveMsg, Field(discriminator="type")
+]
+client_message: TypeAdapter[ReadyMsg | ActionMsg | AutoMsg | SnapshotMsg | DissolveMsg] = (
+    TypeAdapter(ClientMessage)
+)
+"""Parses one client message (a JSON text) into its model."""
+
+
+# -- WebSocket: server -> client ----------------------------------------------------------------
+class SeatView(_Strict):
+    """One seat of a view: concealed tiles only in the viewer's own seat object."""
+
+    seat: int
+    hand: str | None = Field(description="the viewer's own concealed tiles; null for others")
+    drawn: str | None = Field(description="the viewer's tile just drawn; null otherwise")
+    hand_size: int = Field(description="how many concealed tiles the seat holds")
+    melds: list[MeldModel]
+    discards: list[str] = Field(description="the seat's river, oldest first")
+    flowers: list[str]
+
+
+class View(_Strict):
+    """A connection's view of the hand in play, built from its seat's observation
+    (docs/observation.md); a spectator's holds no concealed tile."""
+
+    seat: int | None = Field(description="the viewer's seat, null for a spectator")
+    variant: str
+    options: dict[str, OptionValue]
+    dealer: int
+    counters: dict[str, int]
+    wild: str | None
+    revealed: dict[str, str]
+    variant_state: dict[str, JsonValue]
+    live: int
+    phase: Literal["turn", "claim", "rob", "declare", "end"]
+    current: int
+    window_tile: str | None
+    window_from: int | None
+    seats: list[SeatView]
+
+
+class TableState(_Strict):
+    """The public scalars of the hand after an event (what a client copies into its view)."""
+
+    live: int
+    phase: Literal["turn", "claim", "rob", "declare", "end"]
+    current: int
+    window_tile: str | None
+    window_from: int | None
+    variant_state: dict[str, JsonValue]
+
+
+class HandEvent(_Strict):
+    """An event of the hand in play, in FORMAT.md's vocabulary: a seat's action as applied
+    (`discard`, `chi`, `peng`, `kong`, `hu`, `pass`, `escape`), a `draw` or a `flower`."""
+
+    seat: int
+    type: Literal["discard", "chi", "peng", "kong", "hu", "pass", "escape", "draw", "flower"]
+    tile: str | None = Field(
+        None,
+        description="the tile; a draw's only for the drawer, a concealed kong's only for its owner",
+    )
+    tiles: str | None = Field(None, description="tiles taken from the hand (wilds standing in)")
+    from_: int | None = Field(
+        None, alias="from", description="a claim's discarder (chi, peng, kong of a discard)"
+    )
+    meld: MeldModel | None = Field(None, description="the meld a claim or kong made")
+    back: bool | None = Field(None, description="a draw: from the back of the wall (kong, flower)")
+
+
+class HandStartEvent(_Strict):
+    """A hand starts: its index, dealer, the deal's commitment and the viewer's first view."""
+
+    type: Literal["hand_start"]
+    index: int
+    dealer: int
+    commitment: str = Field(description="sha256 hex of salt + canonical JSON of the deal")
+    view: View
+
+
+class ReadyEvent(_Strict):
+    """A seat is ready for the next hand."""
+
+    type: Literal["ready"]
+    seat: int
+
+
+class AutoEvent(_Strict):
+    """A seat's 托管 switched (on after a timeout, or by its own message)."""
+
+    type: Literal["auto"]
+    seat: int
+    on: bool
+
+
+class DissolveEvent(_Strict):
+    """A seat's dissolve vote."""
+
+    type: Literal["dissolve"]
+    seat: int
+    vote: bool
+
+
+class SnapshotOut(_Strict):
+    """Everything a connection needs to go on: sent on connect, on request, on seat changes."""
+
+    type: Literal["snapshot"]
+    seq: int
+    room: RoomState
+    seat: int | None
+    view: View | None = Field(description="null between hands")
+    legal: list[ActionModel]
+    deadline: int | None = Field(description="epoch ms by which this seat must decide")
+
+
+class EventOut(_Strict):
+    """One room event; `legal`/`deadline` are this seat's pending decision after it."""
+
+    type: Literal["event"]
+    seq: int
+    event: HandEvent | HandStartEvent | ReadyEvent | AutoEvent | DissolveEvent
+    table: TableState | None = Field(description="after an event of the hand in play")
+    legal: list[ActionModel]
+    deadline: int | None
+
+
+class RevealedSeat(_Strict):
+    """A seat's concealed tiles and melds (its concealed kongs' tiles too) at the hand's end."""
+
+    seat: int
+    hand: str
+    melds: list[MeldModel]
+
+
+class HandEndOut(_Strict):
+    """The hand's result (a majiang-result/1 hand), every seat's tiles, the deal and salt."""
+
+    type: Literal["hand_end"]
+    seq: int
+    result: dict[str, JsonValue]
+    revealed: list[RevealedSeat]
+    deal: dict[str, JsonValue]
+    salt: str
+    commitment: str
+    totals: list[int]
+    deadline: int | None = Field(description="by when the humans must be ready again")
+
+
+class MatchEndOut(_Strict):
+    """The match is over."""
+
+    type: Literal["match_end"]
+    seq: int
+    totals: list[int]
+    reason: Literal["hands", "escape", "dissolved"]
+    record: str = Field(description="the path of the match record")
+
+
+class ErrorOut(_Strict):
+    """A client message was refused; nothing changed."""
+
+    type: Literal["error"]
+    seq: int
+    code: str
+    message: str
+
+
+ServerMessage = Annotated[
+    SnapshotOut | EventOut | HandEndOut | MatchEndOut | ErrorOut, Field(discriminator="type")
+]
+server_message: TypeAdapter[SnapshotOut | EventOut | HandEndOut | MatchEndOut | ErrorOut] = (
+    TypeAdapter(ServerMessage)
+)
+"""Checks one server message (tests and clients)."""
+
+
+def all_variant_infos() -> list[VariantInfo]:
+    """`GET /api/variants`: every registered variant."""
+    return [variant_info(v) for v in VARIANTS.values()]
