@@ -65,10 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("record", help="path of the record (JSON)")
     r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
     from majiang.cli.score import add_parser as add_score
+    from majiang.cli.serve import add_parser as add_serve
     from majiang.cli.simulate import add_parser as add_simulate
 
     add_simulate(sub)
     add_score(sub)
+    add_serve(sub)
     pl = sub.add_parser("play", help="play against bots in the terminal (the main program)")
     pl.add_argument(
         "--variant",
@@ -97,6 +99,8 @@ def _overview() -> str:
         "  majiang waits HAND [--wild TILE]   shanten and waits of a hand",
         "  majiang score VARIANT --hand ... --win TILE --by self|discard|rob|kong",
         "                                     patterns, value and every payment of a win",
+        "  majiang serve [--host H] [--port N] [--db URL]",
+        "                                     the room server (HTTP + WebSocket rooms)",
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
@@ -269,6 +273,10 @@ def _main(argv: Sequence[str] | None) -> int:
             from majiang.cli.simulate import main as simulate
 
             return simulate(args)
+        elif args.command == "serve":
+            from majiang.cli.serve import main as serve
+
+            return serve(args)
     except MajiangError as err:
         print(f"majiang: error: {_one_line(str(err))}", file=sys.stderr)
         return 2

@@ -405,16 +405,24 @@ class Room:
             "seats": seats,
         }
 
-    def record(self) -> dict[str, JSON] | None:
-        """The majiang-record/1 of the finished hands (None before the match starts). While
+    def record(self) -> dict[str, JSON]:
+        """The majiang-record/1 of the finished hands (none before the match starts). While
         the match is in play its ``seed`` is written 0: the real one would give the deals of
         the hands to come (the hands carry full deals, so the record replays all the same)."""
-        if self.match is None:
-            return None
-        rec: dict[str, JSON] = _plain(record_json(self.match))  # type: ignore[assignment]
+        match = self.match or Match(self.variant, self.options, self.seed, players=self.names())
+        rec: dict[str, JSON] = _plain(record_json(match))  # type: ignore[assignment]
         if self.status not in CLOSED:
             rec["seed"] = 0
         return rec
+
+    def expire(self) -> Outcome:
+        """Dissolve a room nobody plays in any more (an idle room, an abuse limit)."""
+        out = _Out()
+        if self.status not in CLOSED:
+            self._record(
+                "match_end", {"totals": _json_ints(self.totals()), "reason": "dissolved"}, out
+            )
+        return out.outcome
 
     def next_deadline(self) -> int | None:
         """The earliest deadline the room waits for (epoch ms), or None."""
@@ -938,9 +946,8 @@ class Room:
         self.seq += 1
         out.outcome.status = self.status
         totals = self.totals()
-        record = self.record()
-        if record is not None and self.status == "finished":
-            out.outcome.finished = Finished(record, self.names(), totals)
+        if self.status == "finished" and not out.replay:
+            out.outcome.finished = Finished(self.record(), self.names(), totals)
         out.send(
             EVERYONE,
             {

@@ -1,0 +1,684 @@
+"""The FastAPI application of ``majiang serve``: PROTOCOL.md's HTTP calls and ``/ws/{room}``.
+
+Rooms live in memory as ``majiang.server.room.Room`` values, one asyncio lock each; every
+change a room makes is appended to the store (on one writer thread) before its messages are
+queued to the connections, so what a client saw is always stored (PROTOCOL.md 3.5). At start
+every room in play is rebuilt from its stored log. Abuse limits: a message size limit, a
+per-connection rate limit, a bounded send queue, bounded open rooms per creator address and
+idle rooms dissolved (``Limits``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Annotated, Any, Literal, TypeVar
+
+from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
+from pydantic.json_schema import models_json_schema
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from majiang import __version__
+from majiang.bots import BOTS
+from majiang.errors import MajiangError
+from majiang.rules import VARIANTS
+from majiang.server import models
+from majiang.server.models import (
+    CreateRoom,
+    ErrorBody,
+    Joined,
+    JoinRoom,
+    MatchInfo,
+    RoomCreated,
+    RoomState,
+    SetBot,
+    SnapshotMsg,
+    VariantInfo,
+    all_variant_infos,
+    client_message,
+)
+from majiang.server.room import CLOSED, EVERYONE, SPECTATORS, Outcome, Room, RoomError, now_ms
+from majiang.store import RoomNumberTaken, RoomRow, SeatRow, Store, StoreError
+from majiang.values import JSON
+
+__all__ = ["Limits", "create_app", "token_hash"]
+
+log = logging.getLogger("majiang.server")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's abuse limits (PROTOCOL.md leaves them to the server)."""
+
+    message_bytes: int = 4096
+    """The largest client message; a bigger one gets an ``error``."""
+    rate: float = 20.0
+    """Client messages per second a connection may send on average ..."""
+    burst: int = 40
+    """... and at once; beyond that a message gets an ``error`` and is dropped."""
+    strikes: int = 200
+    """Refused messages in a row after which the connection is closed (1008)."""
+    send_queue: int = 2000
+    """Messages queued for a connection that reads too slowly; beyond, it is closed (1013)."""
+    rooms_per_address: int = 20
+    """Unfinished rooms one creator address may hold (429 beyond)."""
+    idle_seconds: int = 3600
+    """An unfinished room with no connection and no human message for this long is dissolved."""
+    keep_closed_seconds: int = 600
+    """How long a finished room with no connection stays in memory."""
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 hex of a token: the only form the server keeps (server_design.md)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiError(Exception):
+    """An HTTP error answer ``{"error": {"code", "message"}}``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def _dumps(message: dict[str, JSON]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """One WebSocket with its send queue and rate bucket."""
+
+    def __init__(self, ws: WebSocket, seat: int | None, limits: Limits) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.limits = limits
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.tokens = float(limits.burst)
+        self.stamp = time.monotonic()
+        self.strikes = 0
+        self.closing = False
+        self.task: asyncio.Task[None] | None = None
+        self.closer: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._sender())
+
+    async def _sender(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        except Exception:  # the peer went away: the receive loop ends the connection
+            self.closing = True
+
+    def put(self, text: str) -> None:
+        """Queue a message; a reader that lags too far behind is closed (it may reconnect
+        and get a snapshot)."""
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.limits.send_queue:
+            self.close(1013, "too slow: reconnect for a snapshot")
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the messages already queued."""
+        if self.closing:
+            return
+        self.closing = True
+        self.queue.put_nowait(None)
+        self.closer = asyncio.create_task(self._close(code, reason))
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.task, 5)
+        if self.ws.application_state != WebSocketState.DISCONNECTED:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code, reason)
+
+    def allow(self) -> bool:
+        """The rate limit: a token bucket of ``burst`` refilled at ``rate`` per second."""
+        now = time.monotonic()
+        self.tokens = min(self.limits.burst, self.tokens + (now - self.stamp) * self.limits.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass(eq=False)
+class Handle:
+    """A room in memory with its lock, connections and timer."""
+
+    room: Room
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    seats: dict[int, Conn] = field(default_factory=dict)
+    spectators: set[Conn] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+    closed_at: float | None = None
+
+    def connections(self) -> int:
+        return len(self.seats) + len(self.spectators)
+
+
+class Hub:
+    """Every room in memory, the store and its writer thread."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.rooms: dict[str, Handle] = {}
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="majiang-store")
+        self.janitor: asyncio.Task[None] | None = None
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """A store write, on the one writer thread (writes stay in order)."""
+        return await asyncio.get_running_loop().run_in_executor(self.writer, partial(fn, *args))
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """A store read, off the event loop."""
+        return await asyncio.to_thread(fn, *args)
+
+    # -- committing a room's outcome ---------------------------------------------------------
+    async def commit(self, handle: Handle, out: Outcome) -> None:
+        """Store the outcome's log (and status, record), then deliver its messages. If the
+        store fails, the room is rebuilt from what is stored and everyone gets a snapshot."""
+        room = handle.room
+        try:
+            if out.log:
+                await self.write(self.store.append, room.id, out.log)
+            if out.finished is not None:
+                f = out.finished
+                await self.write(self.store.save_record, room.id, f.record, f.names, f.totals)
+            if out.status is not None:
+                await self.write(self.store.set_status, room.id, out.status)
+        except StoreError as err:
+            log.error("room %s: %s; rebuilding it from the store", room.number, err)
+            await self.reload(handle)
+            raise ApiError(503, "store", f"the database refused the change: {err}") from None
+        self.deliver(handle, out)
+        if room.status in CLOSED and handle.closed_at is None:
+            handle.closed_at = time.monotonic()
+        self.schedule(handle)
+
+    def deliver(self, handle: Handle, out: Outcome) -> None:
+        for d in out.deliveries:
+            if d.to == SPECTATORS:
+                targets: list[Conn] = list(handle.spectators)
+            elif d.to == EVERYONE:
+                targets = [*handle.seats.values(), *handle.spectators]
+            else:
+                conn = handle.seats.get(d.to)
+                targets = [conn] if conn is not None else []
+            if targets:
+                text = _dumps(d.message)
+                for conn in targets:
+                    conn.put(text)
+
+    async def reload(self, handle: Handle) -> None:
+        """Rebuild a room from the store (after a failed write) and resend snapshots."""
+        room = handle.room
+        row = await self.read(self.store.room, room.number)
+        if row is None or row.id != room.id:
+            return
+        seats = await self.read(self.store.seats, room.id)
+        events = await self.read(self.store.events, room.id)
+        fresh = Room.restore(row, seats, events)
+        for s in handle.seats:
+            fresh.set_connected(s, True)
+        handle.room = fresh
+        for s, conn in handle.seats.items():
+            conn.put(_dumps(fresh.snapshot(s)))
+        for conn in handle.spectators:
+            conn.put(_dumps(fresh.snapshot(None)))
+        self.schedule(handle)
+
+    # -- timers --------------------------------------------------------------------------------
+    def schedule(self, handle: Handle) -> None:
+        """(Re)arm the room's timer for its next deadline."""
+        if handle.timer is not None:
+            handle.timer.cancel()
+            handle.timer = None
+        deadline = handle.room.next_deadline()
+        if deadline is None:
+            return
+        delay = max(0.0, (deadline - now_ms()) / 1000)
+        loop = asyncio.get_running_loop()
+        handle.timer = loop.call_later(delay, lambda: asyncio.create_task(self.fire(handle)))
+
+    async def fire(self, handle: Handle) -> None:
+        async with handle.lock:
+            try:
+                await self.commit(handle, handle.room.on_timer())
+            except ApiError:
+                pass  # logged and rebuilt by commit
+            except Exception:
+                log.exception("room %s: timer", handle.room.number)
+
+    # -- start, stop, housekeeping -------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every room in play from its log and let it go on (restart recovery)."""
+        rows = await self.read(self.store.rooms_in_play)
+        for row in rows:
+            try:
+                seats = await self.read(self.store.seats, row.id)
+                events = await self.read(self.store.events, row.id)
+                room = Room.restore(row, seats, events)
+            except Exception:  # one bad log must not keep the others down
+                log.exception("room %s cannot be restored", row.number)
+                continue
+            handle = self.rooms[row.number] = Handle(room)
+            out = room.resume()
+            if room.status != row.status and out.status is None:
+                out.status = room.status  # the log ended the room; the row did not follow
+            with contextlib.suppress(ApiError):
+                await self.commit(handle, out)
+        self.janitor = asyncio.create_task(self._janitor())
+
+    async def stop(self) -> None:
+        if self.janitor is not None:
+            self.janitor.cancel()
+        for handle in self.rooms.values():
+            if handle.timer is not None:
+                handle.timer.cancel()
+            for conn in [*handle.seats.values(), *handle.spectators]:
+                conn.close(1001, "server shutting down")
+        self.writer.shutdown(wait=True)
+
+    async def _janitor(self) -> None:
+        while True:
+            await asyncio.sleep(min(60, max(1, self.limits.idle_seconds // 4)))
+            await self.sweep()
+
+    async def sweep(self) -> None:
+        """Dissolve idle rooms; let go of closed rooms nobody watches."""
+        now_wall, now = now_ms(), time.monotonic()
+        for number, handle in list(self.rooms.items()):
+            room = handle.room
+            if room.status in CLOSED:
+                since = handle.closed_at if handle.connections() == 0 else None
+                if since is not None and now - since >= self.limits.keep_closed_seconds:
+                    del self.rooms[number]
+                continue
+            idle = (now_wall - room.last_activity) / 1000 >= self.limits.idle_seconds
+            if idle and handle.connections() == 0:
+                async with handle.lock:
+                    with contextlib.suppress(ApiError):
+                        await self.commit(handle, room.expire())
+
+    async def handle_of(self, number: str) -> Handle:
+        """The room with this number: in memory, or a closed one rebuilt from the store."""
+        handle = self.rooms.get(number)
+        if handle is not None:
+            return handle
+        row = await self.read(self.store.room, number)
+        if row is None:
+            raise ApiError(404, "not_found", f"no room {number}")
+        seats = await self.read(self.store.seats, row.id)
+        events = await self.read(self.store.events, row.id)
+        handle = Handle(Room.restore(row, seats, events), closed_at=time.monotonic())
+        return self.rooms.setdefault(number, handle)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(err: ValidationError | RequestValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body",))
+        parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
+    return "; ".join(parts)
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    s: {"model": ErrorBody, "description": d}
+    for s, d in (
+        (403, "not the room's creator"),
+        (404, "no such room"),
+        (409, "full, taken or started"),
+        (422, "a bad field or option, named in the message"),
+        (429, "too many open rooms from this address"),
+        (503, "the database refused the change"),
+    )
+}
+
+
+def create_app(
+    store: Store | None = None, *, url: str | None = None, limits: Limits | None = None
+) -> FastAPI:
+    """The server's app over ``store`` (or a Store opened on ``url``, closed at shutdown)."""
+    own = store is None
+    the_store = store if store is not None else Store(url)
+    hub = Hub(the_store, limits or Limits())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await hub.stop()
+        if own:
+            the_store.close()
+
+    app = FastAPI(
+        title="majiang serve",
+        version=__version__,
+        summary="Private mahjong rooms over HTTP and WebSocket (majiang-protocol/1).",
+        description="HTTP calls below; the WebSocket `/ws/{room}?token=TOKEN` speaks the "
+        "messages whose schemas are in components (ClientMessage in, ServerMessage out). "
+        "See docs/protocol.md.",
+        lifespan=lifespan,
+        responses=_ERRORS,
+    )
+    app.state.hub = hub
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RoomError)
+    async def _room_error(request: Request, exc: RoomError) -> JSONResponse:
+        return _error(exc.status, exc.code, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(422, "invalid", _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("%s %s", request.method, request.url.path)
+        return _error(500, "internal", "the server failed on this request")
+
+    @app.exception_handler(StoreError)
+    async def _store(request: Request, exc: StoreError) -> JSONResponse:
+        return _error(503, "store", str(exc))
+
+    def _owner(handle: Handle, authorization: str | None) -> None:
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        owner = handle.room.owner_hash()
+        if not token or owner is None or not hmac.compare_digest(token_hash(token), owner):
+            raise ApiError(403, "forbidden", "only the room's creator (its seat 0 token) may")
+
+    @app.get("/api/variants", response_model=list[VariantInfo], response_model_exclude_none=True)
+    async def variants() -> list[VariantInfo]:
+        """Every variant with its option declarations (as `majiang rules` lists them)."""
+        return all_variant_infos()
+
+    @app.post("/api/rooms", status_code=201, response_model=RoomCreated)
+    async def create_room(body: CreateRoom, request: Request) -> RoomCreated:
+        """Create a room; the creator takes seat 0 and gets its token."""
+        variant = VARIANTS.get(body.variant)
+        if variant is None:
+            known = ", ".join(VARIANTS)
+            raise ApiError(422, "bad_variant", f"variant: unknown {body.variant!r}; known: {known}")
+        try:
+            options = variant.resolve_options(body.options)
+        except MajiangError as err:
+            raise ApiError(422, "bad_option", f"options: {err}") from None
+        seats = []
+        for key, bot in sorted(body.bots.items()):
+            if key not in ("1", "2", "3"):
+                raise ApiError(422, "bad_seat", f"bots: seat {key!r} is not 1, 2 or 3")
+            if bot not in BOTS:
+                raise ApiError(
+                    422, "bad_bot", f"bots.{key}: unknown bot {bot!r}; {', '.join(BOTS)}"
+                )
+            seats.append(SeatRow(int(key), bot, bot, None))
+        addr = request.client.host if request.client else "unknown"
+        if await hub.read(the_store.open_rooms_by, addr) >= hub.limits.rooms_per_address:
+            raise ApiError(429, "too_many_rooms", f"{addr} already holds the most open rooms")
+        token = secrets.token_urlsafe(32)
+        seats.insert(0, SeatRow(0, body.name, None, token_hash(token)))
+        for _ in range(50):
+            number = str(100000 + secrets.randbelow(900000))
+            if number in hub.rooms:
+                continue
+            try:
+                row: RoomRow = await hub.write(
+                    partial(
+                        the_store.create_room,
+                        number=number,
+                        variant=variant.id,
+                        options=options,
+                        hands=body.hands,
+                        turn_seconds=body.turn_seconds,
+                        seed=secrets.randbits(62),
+                        creator_addr=addr,
+                        seats=seats,
+                    )
+                )
+            except RoomNumberTaken:
+                continue
+            break
+        else:
+            raise ApiError(503, "no_number", "no free room number found; try again")
+        hub.rooms[number] = Handle(Room(row, seats))
+        return RoomCreated(room=number, seat=0, token=token)
+
+    @app.post("/api/rooms/{room}/join", response_model=Joined)
+    async def join(room: str, body: JoinRoom) -> Joined:
+        """Take the lowest free seat."""
+        handle = await hub.handle_of(room)
+        async with handle.lock:
+            seat = handle.room.free_seat()
+            token = secrets.token_urlsafe(32)
+            row = SeatRow(seat, body.name, None, token_hash(token))
+            await hub.write(the_store.set_seat, handle.room.id, row)
+            await hub.commit(handle, handle.room.set_seat(row))
+        return Joined(seat=seat, token=token)
+
+    @app.put("/api/rooms/{room}/seats/{seat}", response_model=RoomState)
+    async def seat_bot(
+        room: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        body: SetBot,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, JSON]:
+        """Seat a bot in a free seat before the match starts (the creator only)."""
+        handle = await hub.handle_of(room)
+        async with handle.lock:
+            _owner(handle, authorization)
+            handle.room.check_bot_seat(seat, body.bot)
+            row = SeatRow(seat, body.bot, body.bot, None)
+            await hub.write(the_store.set_seat, handle.room.id, row)
+            await hub.commit(handle, handle.room.set_seat(row))
+            return handle.room.public_state()
+
+    @app.delete("/api/rooms/{room}/seats/{seat}", response_model=RoomState)
+    async def free_bot(
+        room: str,
+        seat: Annotated[int, Path(ge=0, le=3)],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, JSON]:
+        """Free a bot's seat before the match starts (the creator only)."""
+        handle = await hub.handle_of(room)
+        async with handle.lock:
+            _owner(handle, authorization)
+            handle.room.check_clear_seat(seat)
+            await hub.write(the_store.clear_seat, handle.room.id, seat)
+            await hub.commit(handle, handle.room.clear_seat(seat))
+            return handle.room.public_state()
+
+    @app.get("/api/rooms/{room}", response_model=RoomState)
+    async def room_state(room: str) -> dict[str, JSON]:
+        """The public room state."""
+        return (await hub.handle_of(room)).room.public_state()
+
+    @app.get("/api/rooms/{room}/record", response_model=None)
+    async def room_record(room: str) -> dict[str, JSON]:
+        """The match as a majiang-record/1 document: the hands finished so far."""
+        handle = await hub.handle_of(room)
+        if handle.room.status == "finished":
+            stored = await hub.read(the_store.record, handle.room.id)
+            if stored is not None:
+                return stored
+        return handle.room.record()
+
+    @app.get("/api/matches", response_model=list[MatchInfo])
+    async def matches(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[MatchInfo]:
+        """Finished matches, newest first."""
+        rows = await hub.read(the_store.finished_matches, limit)
+        return [
+            MatchInfo(
+                room=m.room,
+                variant=m.variant,
+                finished_at=m.finished_at,
+                names=m.names,
+                totals=m.totals,
+            )
+            for m in rows
+        ]
+
+    @app.websocket("/ws/{room}")
+    async def ws(websocket: WebSocket, room: str, token: str | None = None) -> None:
+        """A seat's (with its token) or a spectator's (without) connection."""
+        await websocket.accept()
+        try:
+            handle = await hub.handle_of(room)
+        except ApiError as err:
+            await _refuse(websocket, err.code, err.message, 4404)
+            return
+        seat = handle.room.seat_of(token_hash(token)) if token is not None else None
+        if token is not None and seat is None:
+            await _refuse(websocket, "bad_token", f"no seat of room {room} has this token", 4401)
+            return
+        conn = Conn(websocket, seat, hub.limits)
+        async with handle.lock:
+            if seat is not None:
+                old = handle.seats.get(seat)
+                if old is not None:
+                    old.close(4000, "replaced by a newer connection")
+                handle.seats[seat] = conn
+                handle.room.set_connected(seat, True)
+            else:
+                handle.spectators.add(conn)
+            conn.put(_dumps(handle.room.snapshot(seat)))
+        conn.start()
+        try:
+            await _receive(handle, conn)
+        finally:
+            async with handle.lock:
+                if seat is not None and handle.seats.get(seat) is conn:
+                    del handle.seats[seat]
+                    handle.room.set_connected(seat, False)
+                handle.spectators.discard(conn)
+            conn.close(1000, "bye")
+
+    async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+        error: dict[str, JSON] = {"type": "error", "seq": 0, "code": code, "message": message}
+        with contextlib.suppress(Exception):
+            await websocket.send_text(_dumps(error))
+            await websocket.close(close, code)
+
+    async def _receive(handle: Handle, conn: Conn) -> None:
+        limits = hub.limits
+
+        def refuse(code: str, why: str) -> None:
+            conn.put(_dumps(handle.room.error(code, why)))
+            conn.strikes += 1
+            if conn.strikes >= limits.strikes:
+                conn.close(1008, "too many refused messages")
+
+        while not conn.closing:
+            try:
+                message = await conn.ws.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if not conn.allow():
+                refuse("rate_limited", f"more than {limits.rate:g} messages a second")
+                continue
+            if text is None:
+                refuse("bad_message", "messages are JSON text, not binary")
+                continue
+            if len(text.encode()) > limits.message_bytes:
+                refuse("too_large", f"a message has at most {limits.message_bytes} bytes")
+                continue
+            try:
+                parsed = client_message.validate_json(text)
+            except ValidationError as err:
+                refuse("bad_message", _validation_message(err))
+                continue
+            async with handle.lock:
+                if isinstance(parsed, SnapshotMsg):
+                    conn.put(_dumps(handle.room.snapshot(conn.seat)))
+                    continue
+                try:
+                    out = handle.room.handle(conn.seat, parsed)
+                except RoomError as err:
+                    refuse(err.code, str(err))
+                    continue
+                except MajiangError as err:  # an engine refusal the room did not foresee
+                    refuse("illegal", str(err))
+                    continue
+                try:
+                    await hub.commit(handle, out)
+                except ApiError as err:
+                    refuse(err.code, err.message)
+                    continue
+                conn.strikes = 0
+
+    def openapi() -> dict[str, Any]:
+        """The OpenAPI document with the WebSocket messages' schemas in its components."""
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                summary=app.summary,
+                description=app.description,
+                routes=app.routes,
+            )
+            ws_models: list[tuple[type[BaseModel], Literal["validation"]]] = [
+                (m, "validation")
+                for m in (
+                    models.ReadyMsg,
+                    models.ActionMsg,
+                    models.AutoMsg,
+                    models.SnapshotMsg,
+                    models.DissolveMsg,
+                    models.SnapshotOut,
+                    models.EventOut,
+                    models.HandEndOut,
+                    models.MatchEndOut,
+                    models.ErrorOut,
+                )
+            ]
+            _, defs = models_json_schema(ws_models, ref_template="#/components/schemas/{model}")
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            for name, definition in defs.get("$defs", {}).items():
+                components.setdefault(name, definition)
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app

@@ -1,0 +1,560 @@
+"""`majiang serve` as a real process on loopback, spoken to over HTTP (httpx) and WebSocket
+(websockets) exactly as PROTOCOL.md says: no server code runs in the test process."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pgkit import postgres_schema
+from serverkit import Tracker, concealed_fields
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from majiang.records import replay
+from majiang.rules import VARIANTS
+from majiang.server import verify_commitment
+from majiang.server.models import server_message
+
+MAJIANG = Path(sys.executable).with_name("majiang")
+TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """A `majiang serve` subprocess; `stop()` ends it (SIGTERM, or SIGKILL with kill=True)."""
+
+    def __init__(self, db: str, *extra: str) -> None:
+        self.db = db
+        self.extra = extra
+        self.port = free_port()
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+        self.first_line = ""
+        self.log = Path(tempfile.mkstemp(prefix="majiang-serve-", suffix=".log")[1])
+
+    def start(self) -> Server:
+        cmd = [str(MAJIANG), "serve", "--port", str(self.port), "--db", self.db, *self.extra]
+        with self.log.open("w") as err:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+        assert self.proc.stdout is not None
+        self.first_line = self.proc.stdout.readline()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.http}/api/variants", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                time.sleep(0.05)
+            if self.proc.poll() is not None:
+                break
+        self.stop()
+        pytest.fail(f"majiang serve did not start: {self.first_line} {self.log.read_text()}")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
+        text = self.log.read_text()
+        self.log.unlink(missing_ok=True)
+        if text.strip():  # shown by pytest when a test fails
+            print(f"--- majiang serve stderr ---\n{text}", file=sys.stderr)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("serve") / "rooms.db"
+    s = Server(f"sqlite:///{db}", "--rooms-per-address", "200").start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def pg_server() -> Iterator[Server]:
+    with postgres_schema() as url:
+        s = Server(url, "--rooms-per-address", "200").start()
+        yield s
+        s.stop()
+
+
+class Client:
+    """One WebSocket connection: every message is checked against the models, tracked and
+    kept; a player picks random legal actions, a spectator only listens."""
+
+    def __init__(self, server: Server, room: str, token: str | None, seed: int) -> None:
+        self.url = f"{server.ws}/ws/{room}" + (f"?token={token}" if token else "")
+        self.rng = random.Random(seed)
+        self.messages: list[dict[str, Any]] = []
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.tracker = Tracker()
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.seat: int | None = None
+        self.closed = asyncio.Event()
+        self.close_code: int | None = None
+        self.problems: list[str] = []
+
+    async def open(self) -> Client:
+        self.ws = await connect(self.url, max_size=2**20, compression=None)
+        self.reader = asyncio.create_task(self._read())
+        first = await self.next()
+        assert first["type"] == "snapshot"
+        self.seat = first["seat"]
+        return self
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                try:
+                    server_message.validate_python(m)
+                except ValueError as err:
+                    self.problems.append(f"{m}: {err}")
+                if m["type"] == "snapshot" and self.messages and self.tracker.view != m["view"]:
+                    self.problems.append(f"tracked {self.tracker.view} != snapshot {m['view']}")
+                self.tracker.feed(m)
+                self.messages.append(m)
+                self.queue.put_nowait(m)
+        except ConnectionClosed as closed:
+            self.close_code = closed.rcvd.code if closed.rcvd else None
+        else:
+            self.close_code = self.ws.close_code
+        self.closed.set()
+
+    async def next(self) -> dict[str, Any]:
+        try:
+            return await asyncio.wait_for(self.queue.get(), TIMEOUT)
+        except TimeoutError:
+            last = "\n".join(json.dumps(m) for m in self.messages[-4:])
+            pytest.fail(f"seat {self.seat}: nothing came in {TIMEOUT} s; last:\n{last}")
+
+    async def send(self, data: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(data))
+
+    async def until(self, kind: str) -> dict[str, Any]:
+        while True:
+            m = await self.next()
+            if m["type"] == kind:
+                return m
+
+    async def play(self, snapshot_every: int = 17) -> dict[str, Any]:
+        """Random legal actions until match_end; now and then ask for a snapshot (the
+        reader checks it equals the tracked view)."""
+        n = 0
+        while True:
+            m = await self.next()
+            n += 1
+            if m["type"] == "match_end":
+                return m
+            if m["type"] == "hand_end" and m["deadline"] is not None:
+                await self.send({"type": "ready"})
+            if n % snapshot_every == 0 or m["type"] == "error":
+                await self.send({"type": "snapshot"})  # after an error: what is legal now
+            if self.queue.empty() and m["type"] in ("event", "snapshot") and m["legal"]:
+                action = dict(self.rng.choice(m["legal"]))
+                if self.rng.random() < 0.5:
+                    del action["seat"]
+                await self.send({"type": "action", "action": action})
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.wait_for(self.reader, TIMEOUT)
+        assert self.problems == []
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "error"]
+
+
+async def new_room(
+    http: httpx.AsyncClient, variant: str, humans: int = 4, **body: Any
+) -> tuple[str, list[str]]:
+    """Create a room and let humans 1..humans-1 join; the room number and seat tokens."""
+    r = await http.post("/api/rooms", json={"variant": variant, "name": "P0", **body})
+    assert r.status_code == 201, r.text
+    room, tokens = r.json()["room"], [r.json()["token"]]
+    for i in range(1, humans):
+        j = await http.post(f"/api/rooms/{room}/join", json={"name": f"P{i}"})
+        assert j.status_code == 200, j.text
+        assert j.json()["seat"] == i
+        tokens.append(j.json()["token"])
+    return room, tokens
+
+
+async def full_match(server: Server, variant: str, seed: int) -> None:
+    """Four players and a spectator play a one-hand match of ``variant``."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+        room, tokens = await new_room(http, variant, hands=1, turn_seconds=0)
+        spectator = await Client(server, room, None, 0).open()
+        players = [
+            await Client(server, room, t, seed * 10 + i).open() for i, t in enumerate(tokens)
+        ]
+        assert [p.seat for p in players] == [0, 1, 2, 3] and spectator.seat is None
+        for p in players:
+            await p.send({"type": "ready"})
+        ends = await asyncio.gather(*(p.play() for p in players))
+        spec_end = await spectator.until("match_end")
+        assert all(e == spec_end for e in ends)
+        for c in [*players, spectator]:
+            # a random client may act on a stale legal list (a snapshot it asked for before
+            # its last action, a match just over): refused, nothing else
+            assert all(e["code"] in ("illegal", "closed") for e in c.errors()), c.errors()
+            await c.close()
+        # every hand_end is the same for all, and commits to the deal shown at its start
+        hand_ends = [
+            [m for m in c.messages if m["type"] == "hand_end"] for c in [*players, spectator]
+        ]
+        assert len(hand_ends[0]) == 1 and all(h == hand_ends[0] for h in hand_ends)
+        end = hand_ends[0][0]
+        for c in [*players, spectator]:
+            start = next(
+                m["event"]
+                for m in c.messages
+                if m["type"] == "event" and m["event"]["type"] == "hand_start"
+            )
+            assert verify_commitment(end["deal"], end["salt"], start["commitment"])
+        assert end["totals"] == spec_end["totals"] and sum(end["totals"]) == 0
+        # a seat sees only its own concealed tiles, a spectator none, until hand_end
+        for c in [*players, spectator]:
+            for m in c.messages:
+                if m["type"] in ("hand_end", "match_end"):
+                    break
+                for path, seat, _ in concealed_fields(m):
+                    assert c.seat is not None and seat == c.seat, (variant, path)
+        # the spectator saw the same public events: the same seqs, the same hand events
+        public = [m["seq"] for m in spectator.messages if m["type"] != "snapshot"]
+        for p in players:
+            seen = sorted({m["seq"] for m in p.messages if m["type"] != "snapshot"})
+            assert seen == sorted(set(public))
+        # the stored record replays to the totals the clients saw
+        record = (await http.get(f"/api/rooms/{room}/record")).json()
+        assert replay(record)["totals"] == spec_end["totals"]
+        assert [h["dealer"] for h in record["hands"]] == [end["result"]["dealer"]]
+        state = (await http.get(f"/api/rooms/{room}")).json()
+        assert state["status"] == "finished" and state["totals"] == spec_end["totals"]
+        listed = (await http.get("/api/matches", params={"limit": 100})).json()
+        assert any(m["room"] == room and m["totals"] == spec_end["totals"] for m in listed)
+
+
+def test_four_players_finish_a_match_of_every_variant(server: Server) -> None:
+    async def main() -> None:
+        await asyncio.gather(*(full_match(server, v, i) for i, v in enumerate(VARIANTS)))
+
+    asyncio.run(main())
+
+
+def test_the_same_on_postgresql(pg_server: Server) -> None:
+    async def main() -> None:
+        await asyncio.gather(*(full_match(pg_server, v, 7 + i) for i, v in enumerate(VARIANTS)))
+
+    asyncio.run(main())
+
+
+async def snapshot_of(client: Client) -> dict[str, Any]:
+    await client.send({"type": "snapshot"})
+    return await client.until("snapshot")
+
+
+def test_refused_messages_get_an_error_and_change_nothing(server: Server) -> None:
+    """PROTOCOL.md 3.2: an illegal action, a wrong seat's, a spectator's, a bad token, a
+    malformed or oversized message: `error`, and the state is the same before and after."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            room, tokens = await new_room(http, "guangdong", humans=2, turn_seconds=0)
+            for seat in (2, 3):
+                r = await http.put(
+                    f"/api/rooms/{room}/seats/{seat}",
+                    json={"bot": "greedy"},
+                    headers={"Authorization": f"Bearer {tokens[0]}"},
+                )
+                assert r.status_code == 200, r.text
+            a, b = [await Client(server, room, t, i).open() for i, t in enumerate(tokens)]
+            spectator = await Client(server, room, None, 9).open()
+            await a.send({"type": "ready"})
+            await b.send({"type": "ready"})
+            start = await a.until("event")
+            while start["event"]["type"] != "hand_start":
+                start = await a.until("event")
+            # the bots have played on until a human must decide; the room waits for it
+            before = [await snapshot_of(c) for c in (a, b, spectator)]
+            mover, other, mine = (a, b, before[0]) if before[0]["legal"] else (b, a, before[1])
+            legal = mine["legal"]
+            assert legal, "a human decides"
+            held = {x["tile"] for x in legal if x["type"] == "discard"}
+            not_held = next(f"{n}m" for n in range(1, 10) if f"{n}m" not in held)
+            wrong_seat = dict(legal[0], seat=other.seat)
+            bad = [
+                (mover, {"type": "action", "action": {"type": "discard", "tile": not_held}}),
+                (mover, {"type": "action", "action": wrong_seat}),
+                (mover, {"type": "action", "action": {"type": "discard", "tile": "0m"}}),
+                (other, {"type": "action", "action": legal[0] | {"seat": other.seat}}),
+                (spectator, {"type": "action", "action": legal[0]}),
+                (mover, {"type": "ready"}),
+                (mover, {"type": "fly"}),
+                (mover, {"type": "action"}),
+                (mover, {"type": "action", "action": legal[0], "x": "y" * 5000}),
+            ]
+            for client, data in bad:
+                await client.send(data)
+                err = await client.until("error")
+                assert err["seq"] == mine["seq"], err
+            assert mover.ws is not None
+            await mover.ws.send(b"\x00binary")
+            assert (await mover.until("error"))["code"] == "bad_message"
+            after = [await snapshot_of(c) for c in (a, b, spectator)]
+            assert after == before
+            codes = [e["code"] for e in [*mover.errors(), *other.errors(), *spectator.errors()]]
+            refusals = ["illegal", "wrong_seat", "bad_action", "illegal", "spectator", "in_hand"]
+            malformed = ["bad_message", "bad_message", "too_large", "bad_message"]
+            assert sorted(codes) == sorted([*refusals, *malformed])
+            # a bad token: refused with an error, the connection closed
+            bad_token = Client(server, room, "not-a-token", 0)
+            bad_token.ws = await connect(bad_token.url)
+            bad_token.reader = asyncio.create_task(bad_token._read())
+            err = await bad_token.next()
+            assert err["type"] == "error" and err["code"] == "bad_token"
+            await asyncio.wait_for(bad_token.closed.wait(), TIMEOUT)
+            assert [await snapshot_of(c) for c in (a, b, spectator)] == before
+            # the room plays on: dissolve it
+            await a.send({"type": "dissolve", "vote": True})
+            await b.send({"type": "dissolve", "vote": True})
+            end = await spectator.until("match_end")
+            assert end["reason"] == "dissolved"
+            for c in (a, b, spectator):
+                await c.close()
+
+    asyncio.run(main())
+
+
+def test_a_reconnect_resumes_from_its_snapshot_and_a_new_connection_replaces_the_old(
+    server: Server,
+) -> None:
+    """PROTOCOL.md 2 and 3.4: a seat that drops and reconnects mid-hand gets a snapshot equal
+    to the view it had, and plays on from it to the end; a second connection with the same
+    token closes the first."""
+
+    async def attempt(http: httpx.AsyncClient, seed: int) -> bool:
+        bots = {"1": "greedy", "2": "random", "3": "greedy"}
+        room, tokens = await new_room(http, "hangzhou", 1, hands=1, turn_seconds=0, bots=bots)
+        first = await Client(server, room, tokens[0], seed).open()
+        await first.send({"type": "ready"})
+        for _ in range(4):  # a few decisions, then drop the connection
+            m = await first.next()
+            while not (m["type"] in ("event", "snapshot") and m["legal"] and first.queue.empty()):
+                if m["type"] == "match_end":
+                    await first.close()
+                    return False  # the hand ended too soon: another room
+                m = await first.next()
+            await first.send({"type": "action", "action": first.rng.choice(m["legal"])})
+        snap = await snapshot_of(first)
+        if snap["view"] is None:
+            await first.close()
+            return False
+        await first.close()
+        state = (await http.get(f"/api/rooms/{room}")).json()
+        assert state["seats"][0]["connected"] is False and state["status"] == "playing"
+        again = await Client(server, room, tokens[0], 2).open()
+        assert again.messages[0] == snap
+        # a newer connection with the same token replaces this one
+        newer = await Client(server, room, tokens[0], 3).open()
+        await asyncio.wait_for(again.closed.wait(), TIMEOUT)
+        assert again.close_code == 4000
+        assert newer.messages[0]["view"] == snap["view"]
+        if newer.messages[0]["legal"]:
+            newer.queue.put_nowait(newer.messages[0])
+        end = await newer.play()
+        record = (await http.get(f"/api/rooms/{room}/record")).json()
+        assert replay(record)["totals"] == end["totals"]
+        await newer.close()
+        return True
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            for seed in range(5):
+                if await attempt(http, seed):
+                    return
+            pytest.fail("every hand ended before the seat had decided four times")
+
+    asyncio.run(main())
+
+
+def test_a_timeout_plays_the_default_and_turns_auto_on(server: Server) -> None:
+    """PROTOCOL.md 3.3: a seat that lets its deadline pass has its default played (the tile
+    it drew is discarded, or a claim passed) and goes on auto; the match then ends without it."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            bots = {"1": "greedy", "2": "greedy", "3": "greedy"}
+            room, tokens = await new_room(http, "guangdong", 1, hands=1, turn_seconds=1, bots=bots)
+            c = await Client(server, room, tokens[0], 1).open()
+            await c.send({"type": "ready"})
+            m = await c.next()
+            while not (m["type"] == "event" and m["legal"]):
+                m = await c.next()
+            now = time.time() * 1000
+            assert now < m["deadline"] <= now + 1100
+            await asyncio.sleep(0.2)  # the reader takes in what came with the decision
+            view = copy.deepcopy(c.tracker.view)
+            assert view is not None
+            end = await c.until("match_end")
+            assert time.time() * 1000 >= m["deadline"]
+            events = [
+                x["event"] for x in c.messages if x["type"] == "event" and x["seq"] > m["seq"]
+            ]
+            i = events.index({"type": "auto", "seat": 0, "on": True})
+            mine = [e for e in events[:i] if e.get("seat") == 0]
+            if view["phase"] == "turn" and view["current"] == 0:
+                assert mine == [{"seat": 0, "type": "discard", "tile": view["seats"][0]["drawn"]}]
+            else:  # a claim passed (told to the seat alone), or the window resolved without it
+                assert all(e["type"] in ("pass", "draw", "flower") for e in mine), mine
+            state = (await http.get(f"/api/rooms/{room}")).json()
+            assert state["seats"][0]["auto"] is True and end["reason"] == "hands"
+            await c.close()
+
+    asyncio.run(main())
+
+
+def test_http_calls_and_their_errors(server: Server) -> None:
+    with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
+        variants = http.get("/api/variants").json()
+        assert [v["id"] for v in variants] == list(VARIANTS)
+        for v in variants:
+            declared = VARIANTS[v["id"]].options
+            assert [o["id"] for o in v["options"]] == [o.name for o in declared]
+            for o, d in zip(v["options"], declared, strict=True):
+                assert o["kind"] == d.kind and o["default"] == d.default and o["zh"] == d.zh
+                assert o.get("choices") == (list(d.choices) if d.kind == "choice" else None)
+                assert o.get("min") == (d.minimum if d.kind == "int" else None)
+
+        def refused(r: httpx.Response, status: int, *words: str) -> None:
+            assert r.status_code == status, r.text
+            error = r.json()["error"]
+            assert set(error) == {"code", "message"}
+            for w in words:
+                assert w in error["message"], (w, error)
+
+        refused(http.post("/api/rooms", json={"variant": "nowhere"}), 422, "nowhere")
+        refused(http.post("/api/rooms", json={}), 422, "variant")
+        refused(
+            http.post("/api/rooms", json={"variant": "guangdong", "options": {"horsies": 2}}),
+            422,
+            "horsies",
+        )
+        refused(
+            http.post("/api/rooms", json={"variant": "guangdong", "options": {"base_score": 0}}),
+            422,
+            "base_score",
+        )
+        refused(http.post("/api/rooms", json={"variant": "guangdong", "hands": 0}), 422, "hands")
+        refused(
+            http.post("/api/rooms", json={"variant": "guangdong", "bots": {"0": "greedy"}}),
+            422,
+            "0",
+        )
+        refused(
+            http.post("/api/rooms", json={"variant": "guangdong", "bots": {"1": "ghost"}}),
+            422,
+            "ghost",
+        )
+        refused(http.post("/api/rooms/000000/join", json={"name": "X"}), 404, "000000")
+        refused(http.get("/api/rooms/000000"), 404)
+        refused(http.get("/api/nothing"), 404)
+
+        r = http.post(
+            "/api/rooms",
+            json={"variant": "hainan", "options": {"base_unit": 2}, "bots": {"3": "random"}},
+        )
+        assert r.status_code == 201
+        room, owner = r.json()["room"], r.json()["token"]
+        assert len(room) == 6 and room.isdigit() and len(owner) >= 22
+        state = http.get(f"/api/rooms/{room}").json()
+        assert state["status"] == "waiting" and state["hands"] == 8 and state["turn_seconds"] == 15
+        assert state["options"] == VARIANTS["hainan"].resolve_options({"base_unit": 2})
+        assert [s["name"] for s in state["seats"]] == ["Player", None, None, "random"]
+        assert state["seats"][3]["bot"] == "random" and state["seats"][3]["ready"] is True
+        joined = http.post(f"/api/rooms/{room}/join", json={"name": "Bo"}).json()
+        assert joined["seat"] == 1
+        auth = {"Authorization": f"Bearer {owner}"}
+        other = {"Authorization": f"Bearer {joined['token']}"}
+        refused(http.put(f"/api/rooms/{room}/seats/2", json={"bot": "greedy"}, headers=other), 403)
+        refused(http.put(f"/api/rooms/{room}/seats/2", json={"bot": "greedy"}), 403)
+        refused(http.put(f"/api/rooms/{room}/seats/1", json={"bot": "greedy"}, headers=auth), 409)
+        refused(http.put(f"/api/rooms/{room}/seats/2", json={"bot": "ghost"}, headers=auth), 422)
+        refused(http.put(f"/api/rooms/{room}/seats/4", json={"bot": "greedy"}, headers=auth), 422)
+        refused(http.delete(f"/api/rooms/{room}/seats/1", headers=auth), 409)
+        r = http.put(f"/api/rooms/{room}/seats/2", json={"bot": "greedy"}, headers=auth)
+        assert r.status_code == 200 and r.json()["seats"][2]["bot"] == "greedy"
+        refused(http.post(f"/api/rooms/{room}/join", json={"name": "Cy"}), 409, "full")
+        r = http.delete(f"/api/rooms/{room}/seats/2", headers=auth)
+        assert r.status_code == 200 and r.json()["seats"][2]["name"] is None
+        assert http.post(f"/api/rooms/{room}/join", json={"name": "Cy"}).json()["seat"] == 2
+        record = http.get(f"/api/rooms/{room}/record").json()
+        assert record["hands"] == [] and record["players"] == ["Player", "Bo", "Cy", "random"]
+        refused(http.get("/api/matches", params={"limit": 0}), 422, "limit")
+        schema = http.get("/openapi.json").json()
+        components = schema["components"]["schemas"]
+        for name in (
+            "ActionMsg",
+            "SnapshotOut",
+            "EventOut",
+            "HandEndOut",
+            "MatchEndOut",
+            "ErrorOut",
+            "View",
+        ):
+            assert name in components
+        assert {"/api/variants", "/api/rooms", "/api/rooms/{room}/join", "/api/matches"} <= set(
+            schema["paths"]
+        )
+
+
+def test_rooms_per_address_are_bounded(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path / 'few.db'}", "--rooms-per-address", "2").start()
+    try:
+        with httpx.Client(base_url=s.http, timeout=TIMEOUT) as http:
+            for _ in range(2):
+                assert http.post("/api/rooms", json={"variant": "taizhou"}).status_code == 201
+            r = http.post("/api/rooms", json={"variant": "taizhou"})
+            assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_rooms"
+    finally:
+        s.stop()
+
+
+def test_serve_names_a_bad_database_in_one_line() -> None:
+    out = subprocess.run(
+        [str(MAJIANG), "serve", "--db", "nope://x"], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "MAJIANG_DB": ""},
+    )  # fmt: skip
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "nope://x" in out.stderr
