@@ -24,9 +24,13 @@ class Tracker:
 
     def __init__(self) -> None:
         self.view: dict[str, Any] | None = None
+        self.seq = -1
 
     def feed(self, msg: dict[str, Any]) -> None:
-        """Apply one server message."""
+        """Apply one server message (an event repeating the last seq is the seat's own hidden
+        decision in an open window: it changes nothing)."""
+        fresh = msg["seq"] > self.seq
+        self.seq = max(self.seq, msg["seq"])
         if msg["type"] == "snapshot":
             self.view = copy.deepcopy(msg["view"])
         elif msg["type"] in ("hand_end", "match_end"):
@@ -36,8 +40,8 @@ class Tracker:
             if ev["type"] == "hand_start":
                 self.view = copy.deepcopy(ev["view"])
                 return
-            if self.view is None or "seat" not in ev or msg["table"] is None:
-                return  # ready, auto, dissolve between hands
+            if not fresh or self.view is None or msg["table"] is None:
+                return  # an own hidden decision; ready, auto, dissolve between hands
             if ev["type"] not in ("ready", "auto", "dissolve"):
                 self._hand_event(ev)
             self.view.update(msg["table"])
