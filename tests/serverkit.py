@@ -29,6 +29,8 @@ class Tracker:
     def feed(self, msg: dict[str, Any]) -> None:
         """Apply one server message (an event repeating the last seq is the seat's own hidden
         decision in an open window: it changes nothing)."""
+        if msg["type"] == "error":
+            return
         fresh = msg["seq"] > self.seq
         self.seq = max(self.seq, msg["seq"])
         if msg["type"] == "snapshot":

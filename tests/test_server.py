@@ -104,6 +104,17 @@ def pg_server() -> Iterator[Server]:
         s.stop()
 
 
+def diff(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b)) for d in diff(a.get(k), b.get(k), f"{path}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [
+            d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in diff(x, y, f"{path}[{i}]")
+        ]
+    return [] if a == b else [f"{path}: {a!r} != {b!r}"]
+
+
 class Client:
     """One WebSocket connection: every message is checked against the models, tracked and
     kept; a player picks random legal actions, a spectator only listens."""
@@ -139,7 +150,9 @@ class Client:
                 except ValueError as err:
                     self.problems.append(f"{m}: {err}")
                 if m["type"] == "snapshot" and self.messages and self.tracker.view != m["view"]:
-                    self.problems.append(f"tracked {self.tracker.view} != snapshot {m['view']}")
+                    self.problems.append(
+                        f"tracked view != snapshot {m['seq']}: {diff(self.tracker.view, m['view'])}"
+                    )
                 self.tracker.feed(m)
                 self.messages.append(m)
                 self.queue.put_nowait(m)
@@ -154,11 +167,13 @@ class Client:
             return await asyncio.wait_for(self.queue.get(), TIMEOUT)
         except TimeoutError:
             last = "\n".join(json.dumps(m) for m in self.messages[-4:])
-            pytest.fail(f"seat {self.seat}: nothing came in {TIMEOUT} s; last:\n{last}")
+            state = f"closed {self.close_code}" if self.closed.is_set() else "open"
+            pytest.fail(f"seat {self.seat} ({state}): nothing came in {TIMEOUT} s; last:\n{last}")
 
     async def send(self, data: dict[str, Any]) -> None:
+        """Send one message; a cancelled caller does not cut it in half."""
         assert self.ws is not None
-        await self.ws.send(json.dumps(data))
+        await asyncio.shield(self.ws.send(json.dumps(data)))
 
     async def until(self, kind: str) -> dict[str, Any]:
         while True:
@@ -166,17 +181,21 @@ class Client:
             if m["type"] == kind:
                 return m
 
-    async def play(self, snapshot_every: int = 17) -> dict[str, Any]:
-        """Random legal actions until match_end; now and then ask for a snapshot (the
-        reader checks it equals the tracked view)."""
+    async def play(self, snapshot_every: int = 17, actions: int = -1) -> dict[str, Any] | None:
+        """Random legal actions until match_end (or, given ``actions``, until that many were
+        sent: None); now and then ask for a snapshot (the reader checks it equals the
+        tracked view)."""
         n = 0
-        while True:
+        hands = self.messages[0]["room"]["hands"]
+        while actions:
             m = await self.next()
             n += 1
-            if m["type"] == "match_end":
-                return m
-            if m["type"] == "hand_end" and m["deadline"] is not None:
+            if m["type"] in ("match_end", "stop"):
+                return m if m["type"] == "match_end" else None
+            if m["type"] == "hand_end" and m["result"]["index"] + 1 < hands:
                 await self.send({"type": "ready"})
+            if m["type"] == "error" and m["code"] == "rate_limited":
+                await asyncio.sleep(0.5)  # faster than the server allows: back off
             if n % snapshot_every == 0 or m["type"] == "error":
                 await self.send({"type": "snapshot"})  # after an error: what is legal now
             if self.queue.empty() and m["type"] in ("event", "snapshot") and m["legal"]:
@@ -184,12 +203,17 @@ class Client:
                 if self.rng.random() < 0.5:
                     del action["seat"]
                 await self.send({"type": "action", "action": action})
+                actions -= 1
+        return None
 
     async def close(self) -> None:
         if self.ws is not None:
             await self.ws.close()
         if self.reader is not None:
             await asyncio.wait_for(self.reader, TIMEOUT)
+        if self.problems and os.environ.get("MAJIANG_DUMP"):
+            with open(os.environ["MAJIANG_DUMP"], "w") as f:
+                f.write("\n".join(json.dumps(m) for m in self.messages))
         assert self.problems == []
 
     def errors(self) -> list[dict[str, Any]]:
@@ -227,8 +251,9 @@ async def full_match(server: Server, variant: str, seed: int) -> None:
         assert all(e == spec_end for e in ends)
         for c in [*players, spectator]:
             # a random client may act on a stale legal list (a snapshot it asked for before
-            # its last action, a match just over): refused, nothing else
-            assert all(e["code"] in ("illegal", "closed") for e in c.errors()), c.errors()
+            # its last action, a match just over), or faster than the rate limit: refused
+            benign = ("illegal", "closed", "rate_limited")
+            assert all(e["code"] in benign for e in c.errors()), c.errors()
             await c.close()
         # every hand_end is the same for all, and commits to the deal shown at its start
         hand_ends = [
@@ -281,6 +306,9 @@ def test_the_same_on_postgresql(pg_server: Server) -> None:
 
 
 async def snapshot_of(client: Client) -> dict[str, Any]:
+    """A fresh snapshot (what is already queued, older snapshots included, is dropped)."""
+    while not client.queue.empty():
+        client.queue.get_nowait()
     await client.send({"type": "snapshot"})
     return await client.until("snapshot")
 
@@ -357,6 +385,29 @@ def test_refused_messages_get_an_error_and_change_nothing(server: Server) -> Non
     asyncio.run(main())
 
 
+def test_a_flood_is_rate_limited_without_harm(server: Server) -> None:
+    """A connection sending faster than the limit gets `rate_limited` errors; it and its room
+    live on, and once it slows down it is served again."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            room, tokens = await new_room(http, "taizhou", 1, bots={"1": "random"})
+            c = await Client(server, room, tokens[0], 0).open()
+            for _ in range(120):
+                await c.send({"type": "snapshot"})
+            got = [await c.next() for _ in range(120)]
+            kinds = [m["type"] for m in got]
+            assert 0 < kinds.count("snapshot") < 120
+            assert all(m["code"] == "rate_limited" for m in got if m["type"] == "error")
+            await asyncio.sleep(1)
+            assert (await snapshot_of(c))["room"]["status"] == "waiting"
+            await c.send({"type": "dissolve", "vote": True})
+            assert (await c.until("match_end"))["reason"] == "dissolved"
+            await c.close()
+
+    asyncio.run(main())
+
+
 def test_a_reconnect_resumes_from_its_snapshot_and_a_new_connection_replaces_the_old(
     server: Server,
 ) -> None:
@@ -394,6 +445,7 @@ def test_a_reconnect_resumes_from_its_snapshot_and_a_new_connection_replaces_the
         if newer.messages[0]["legal"]:
             newer.queue.put_nowait(newer.messages[0])
         end = await newer.play()
+        assert end is not None
         record = (await http.get(f"/api/rooms/{room}/record")).json()
         assert replay(record)["totals"] == end["totals"]
         await newer.close()
@@ -407,6 +459,72 @@ def test_a_reconnect_resumes_from_its_snapshot_and_a_new_connection_replaces_the
             pytest.fail("every hand ended before the seat had decided four times")
 
     asyncio.run(main())
+
+
+def without_connected(snapshot: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(snapshot)
+    for seat in out["room"]["seats"]:
+        del seat["connected"]
+    return out
+
+
+def test_a_sigkilled_server_resumes_every_room_on_restart(tmp_path: Path) -> None:
+    """PROTOCOL.md 3.5: rooms in play mid-hand when the server is killed with SIGKILL are
+    rebuilt from the database on restart: every seat reconnects with its token to the
+    snapshot it had (same seq, view, legal: no accepted action lost), and the matches go on
+    to totals their records replay to."""
+    db = f"sqlite:///{tmp_path / 'kill.db'}"
+
+    async def before_kill(server: Server) -> list[tuple[str, list[str], list[dict[str, Any]]]]:
+        rooms = []
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            for i, variant in enumerate(("hangzhou", "hainan", "hongzhong")):
+                bots = {"2": "greedy", "3": "random"}
+                room, tokens = await new_room(http, variant, 2, hands=3, turn_seconds=0, bots=bots)
+                players = [await Client(server, room, t, 50 + i).open() for t in tokens]
+                for p in players:
+                    await p.send({"type": "ready"})
+                tasks = [asyncio.create_task(p.play(actions=4 + 2 * i)) for p in players]
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+                for p in players:  # one player has made its moves: both stop
+                    p.queue.put_nowait({"type": "stop"})
+                await asyncio.gather(*tasks)
+                await asyncio.sleep(0.3)  # actions in flight land
+                snaps = [await snapshot_of(p) for p in players]
+                assert snaps[0]["room"]["status"] == "playing"
+                rooms.append((room, tokens, snaps))
+        return rooms
+
+    first = Server(db).start()
+    try:
+        rooms = asyncio.run(before_kill(first))
+    finally:
+        first.stop(kill=True)
+    assert first.proc is not None and first.proc.returncode == -signal.SIGKILL
+
+    async def after_restart(server: Server) -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            for room, tokens, snaps in rooms:
+                players = [await Client(server, room, t, 70).open() for t in tokens]
+                again = [await snapshot_of(p) for p in players]
+                assert [without_connected(s) for s in again] == [
+                    without_connected(s) for s in snaps
+                ]
+                for p in players:  # go on from the snapshot
+                    p.queue.put_nowait(again[players.index(p)])
+                ends = await asyncio.gather(*(p.play() for p in players))
+                assert ends[0] is not None and ends[0] == ends[1]
+                record = (await http.get(f"/api/rooms/{room}/record")).json()
+                assert len(record["hands"]) == 3
+                assert replay(record)["totals"] == ends[0]["totals"]
+                for p in players:
+                    await p.close()
+
+    second = Server(db).start()
+    try:
+        asyncio.run(after_restart(second))
+    finally:
+        second.stop()
 
 
 def test_a_timeout_plays_the_default_and_turns_auto_on(server: Server) -> None:

@@ -178,6 +178,9 @@ class Handle:
     spectators: set[Conn] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
     closed_at: float | None = None
+    seq: int = 0
+    """The last seq delivered: an error sent outside the lock carries it (the room's own may
+    be ahead while a change is being stored)."""
 
     def connections(self) -> int:
         return len(self.seats) + len(self.spectators)
@@ -224,6 +227,7 @@ class Hub:
         self.schedule(handle)
 
     def deliver(self, handle: Handle, out: Outcome) -> None:
+        handle.seq = handle.room.seq
         for d in out.deliveries:
             if d.to == SPECTATORS:
                 targets: list[Conn] = list(handle.spectators)
@@ -249,6 +253,7 @@ class Hub:
         for s in handle.seats:
             fresh.set_connected(s, True)
         handle.room = fresh
+        handle.seq = fresh.seq
         for s, conn in handle.seats.items():
             conn.put(_dumps(fresh.snapshot(s)))
         for conn in handle.spectators:
@@ -289,7 +294,7 @@ class Hub:
             except Exception:  # one bad log must not keep the others down
                 log.exception("room %s cannot be restored", row.number)
                 continue
-            handle = self.rooms[row.number] = Handle(room)
+            handle = self.rooms[row.number] = Handle(room, seq=room.seq)
             out = room.resume()
             if room.status != row.status and out.status is None:
                 out.status = room.status  # the log ended the room; the row did not follow
@@ -338,7 +343,8 @@ class Hub:
             raise ApiError(404, "not_found", f"no room {number}")
         seats = await self.read(self.store.seats, row.id)
         events = await self.read(self.store.events, row.id)
-        handle = Handle(Room.restore(row, seats, events), closed_at=time.monotonic())
+        room = Room.restore(row, seats, events)
+        handle = Handle(room, closed_at=time.monotonic(), seq=room.seq)
         return self.rooms.setdefault(number, handle)
 
 
@@ -530,17 +536,20 @@ def create_app(
     @app.get("/api/rooms/{room}", response_model=RoomState)
     async def room_state(room: str) -> dict[str, JSON]:
         """The public room state."""
-        return (await hub.handle_of(room)).room.public_state()
+        handle = await hub.handle_of(room)
+        async with handle.lock:  # what is stored, not a change being stored
+            return handle.room.public_state()
 
     @app.get("/api/rooms/{room}/record", response_model=None)
     async def room_record(room: str) -> dict[str, JSON]:
         """The match as a majiang-record/1 document: the hands finished so far."""
         handle = await hub.handle_of(room)
-        if handle.room.status == "finished":
-            stored = await hub.read(the_store.record, handle.room.id)
-            if stored is not None:
-                return stored
-        return handle.room.record()
+        async with handle.lock:
+            if handle.room.status == "finished":
+                stored = await hub.read(the_store.record, handle.room.id)
+                if stored is not None:
+                    return stored
+            return handle.room.record()
 
     @app.get("/api/matches", response_model=list[MatchInfo])
     async def matches(limit: Annotated[int, Query(ge=1, le=100)] = 20) -> list[MatchInfo]:
@@ -602,7 +611,8 @@ def create_app(
         limits = hub.limits
 
         def refuse(code: str, why: str) -> None:
-            conn.put(_dumps(handle.room.error(code, why)))
+            error: dict[str, JSON] = {"type": "error", "seq": handle.seq, "code": code}
+            conn.put(_dumps({**error, "message": why}))
             conn.strikes += 1
             if conn.strikes >= limits.strikes:
                 conn.close(1008, "too many refused messages")
