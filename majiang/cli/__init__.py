@@ -64,13 +64,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("record", help="path of the record (JSON)")
     r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
+    from majiang.cli.bot import add_parser as add_bot
     from majiang.cli.score import add_parser as add_score
     from majiang.cli.serve import add_parser as add_serve
     from majiang.cli.simulate import add_parser as add_simulate
+    from majiang.cli.verify import add_parser as add_verify
 
     add_simulate(sub)
     add_score(sub)
     add_serve(sub)
+    add_bot(sub)
+    add_verify(sub)
     pl = sub.add_parser("play", help="play against bots in the terminal (the main program)")
     pl.add_argument(
         "--variant",
@@ -101,6 +105,9 @@ def _overview() -> str:
         "                                     patterns, value and every payment of a win",
         "  majiang serve [--host H] [--port N] [--db URL]",
         "                                     the room server (HTTP + WebSocket rooms)",
+        "  majiang bot --server URL --room N [--bot greedy]",
+        "                                     a bot fills a seat of a room on a server",
+        "  majiang verify HANDS.json          check hands' fair-deal commitments",
         "  majiang --help                     all options",
         "",
         "Library: from majiang.hand import is_winning, waits, shanten, decompositions",
@@ -277,6 +284,14 @@ def _main(argv: Sequence[str] | None) -> int:
             from majiang.cli.serve import main as serve
 
             return serve(args)
+        elif args.command == "bot":
+            from majiang.cli.bot import main as bot
+
+            return bot(args)
+        elif args.command == "verify":
+            from majiang.cli.verify import main as verify
+
+            return verify(args)
     except MajiangError as err:
         print(f"majiang: error: {_one_line(str(err))}", file=sys.stderr)
         return 2
