@@ -195,6 +195,7 @@ class Hub:
         self.rooms: dict[str, Handle] = {}
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="majiang-store")
         self.janitor: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """A store write, on the one writer thread (writes stay in order)."""
@@ -271,7 +272,14 @@ class Hub:
             return
         delay = max(0.0, (deadline - now_ms()) / 1000)
         loop = asyncio.get_running_loop()
-        handle.timer = loop.call_later(delay, lambda: asyncio.create_task(self.fire(handle)))
+        handle.timer = loop.call_later(delay, self._spawn, handle)
+
+    def _spawn(self, handle: Handle) -> None:
+        """Run the room's timer in a task kept referenced until done (asyncio keeps only
+        weak references to tasks)."""
+        task = asyncio.create_task(self.fire(handle))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def fire(self, handle: Handle) -> None:
         async with handle.lock:
