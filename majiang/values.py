@@ -67,6 +67,9 @@ class MeldKind(StrEnum):
     KONG_CONCEALED = "kong_concealed"
 
 
+_CONCEALED = MeldKind.KONG_CONCEALED  # a module global: CPython 3.11's member lookup is slow
+
+
 class WinType(StrEnum):
     """How a hand was won (FORMAT.md section 3)."""
 
@@ -203,7 +206,7 @@ class Meld:
     @property
     def exposed(self) -> bool:
         """Everything but a concealed kong is exposed (RULES.md 0.6)."""
-        return self.kind != MeldKind.KONG_CONCEALED
+        return self.kind != _CONCEALED
 
 
 @dataclass(frozen=True, slots=True)

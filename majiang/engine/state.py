@@ -40,12 +40,44 @@ from majiang.values import (
 
 __all__ = ["ACTION_TYPES", "Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
 
+# CPython 3.11 looks an enum member up as a class attribute in about 0.2 us (the type
+# attribute cache does not serve enum classes); the hot paths below compare with these
+# module-level aliases, the same objects.
+P_CLAIM = Phase.CLAIM
+P_DECLARE = Phase.DECLARE
+P_END = Phase.END
+P_ROB = Phase.ROB
+P_TURN = Phase.TURN
+A_CHI = ActionType.CHI
+A_DISCARD = ActionType.DISCARD
+A_ESCAPE = ActionType.ESCAPE
+A_HU = ActionType.HU
+A_KONG = ActionType.KONG
+A_PASS = ActionType.PASS
+A_PENG = ActionType.PENG
+M_CHI = MeldKind.CHI
+M_KONG_ADDED = MeldKind.KONG_ADDED
+M_KONG_CONCEALED = MeldKind.KONG_CONCEALED
+M_KONG_DIRECT = MeldKind.KONG_DIRECT
+M_PENG = MeldKind.PENG
+W_DISCARD = WinType.DISCARD
+W_INSTANT = WinType.INSTANT
+W_KONG_REPLACEMENT = WinType.KONG_REPLACEMENT
+W_ROB_KONG = WinType.ROB_KONG
+W_SELF_DRAW = WinType.SELF_DRAW
+E_CLAIM = Event.CLAIM
+E_DISCARD = Event.DISCARD
+E_DRAW = Event.DRAW
+E_KONG = Event.KONG
+O_DRAW = Outcome.DRAW
+O_WIN = Outcome.WIN
+
 _SINGLES = tuple((t,) for t in range(34))
 _OTHERS = tuple(tuple(s for s in range(4) if s != seat) for seat in range(4))
-_DISCARDS = tuple(tuple(Action(s, ActionType.DISCARD, t) for t in range(34)) for s in range(4))
-_HU = tuple(Action(s, ActionType.HU) for s in range(4))
-_PASS = tuple(Action(s, ActionType.PASS) for s in range(4))
-_PENG = tuple(Action(s, ActionType.PENG) for s in range(4))
+_DISCARDS = tuple(tuple(Action(s, A_DISCARD, t) for t in range(34)) for s in range(4))
+_HU = tuple(Action(s, A_HU) for s in range(4))
+_PASS = tuple(Action(s, A_PASS) for s in range(4))
+_PENG = tuple(Action(s, A_PENG) for s in range(4))
 
 
 class HandState:
@@ -81,7 +113,7 @@ class HandState:
         self.hi = len(self.wall)
         self.reserved = {k: tuple(v) for k, v in deal.reserved.items()}
         self.current = dealer
-        self.phase = Phase.TURN
+        self.phase = P_TURN
         self.drawn: int | None = deal.hands[dealer][-1] if deal.hands[dealer] else None
         self.can_win_now = True
         self.first_turn = True
@@ -184,7 +216,7 @@ class HandState:
         the open window, whether or not it can claim (its only choice may be pass)."""
         if self.result_ is not None:
             return []
-        if self.phase == Phase.TURN:
+        if self.phase == P_TURN:
             if self.first_turn:
                 return [self.current, *self._instant_seats()]
             return [self.current]
@@ -203,7 +235,7 @@ class HandState:
         """Other seats that may declare an instant win (D56), on their own tiles only:
         before the dealer's first discard. Whether the dealer has one of his own is
         hidden from them, so it is settled after a declaration (the "declare" window)."""
-        if not self.first_turn or self.phase != Phase.TURN:
+        if not self.first_turn or self.phase != P_TURN:
             return []
         return [
             s
@@ -222,13 +254,13 @@ class HandState:
         allowed); a function of what the seat may know (DESIGN.md, information sets)."""
         if type(seat) is not int:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
-        if self.phase == Phase.TURN and seat == self.current and self.result_ is None:
+        if self.phase == P_TURN and seat == self.current and self.result_ is None:
             return list(self._turn_actions(seat))
         if not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         if self.result_ is not None:
             return []
-        if self.phase == Phase.TURN:
+        if self.phase == P_TURN:
             return [_HU[seat], _PASS[seat]] if seat in self._instant_seats() else []
         if seat in self.window_seats and seat not in self.decisions:
             opts = self.window_options.get(seat)
@@ -267,13 +299,11 @@ class HandState:
         if not self.meld_wilds or wild is None or not c[wild]:
             # natural kongs only: no wild in melds, or none held (the common case)
             if 4 in c:  # wilds are never konged without wild_in_melds (RULES.md 4.1, 5.1)
-                found = [
-                    Action(seat, ActionType.KONG, t) for t in range(34) if c[t] == 4 and t != wild
-                ]
+                found = [Action(seat, A_KONG, t) for t in range(34) if c[t] == 4 and t != wild]
             found += [
-                Action(seat, ActionType.KONG, m.tiles[0])
+                Action(seat, A_KONG, m.tiles[0])
                 for m in self.melds[seat]
-                if m.kind == MeldKind.PENG and c[m.tiles[0]]
+                if m.kind == M_PENG and c[m.tiles[0]]
             ]
             found.sort(key=Action.sort_key)
             return found
@@ -281,21 +311,19 @@ class HandState:
             if t == wild or not c[t]:
                 continue
             if c[t] == 4:
-                found.append(Action(seat, ActionType.KONG, t))
+                found.append(Action(seat, A_KONG, t))
             if self.meld_wilds and wild is not None and c[wild]:
                 for k in range(max(1, 4 - c[wild]), min(c[t], 3) + 1):
                     found.append(
-                        Action(
-                            seat, ActionType.KONG, t, tuple(sorted((t,) * k + (wild,) * (4 - k)))
-                        )
+                        Action(seat, A_KONG, t, tuple(sorted((t,) * k + (wild,) * (4 - k))))
                     )
         for m in self.melds[seat]:
-            if m.kind == MeldKind.PENG:
+            if m.kind == M_PENG:
                 t = m.tiles[0]
                 if c[t]:
-                    found.append(Action(seat, ActionType.KONG, t))
+                    found.append(Action(seat, A_KONG, t))
                 if self.meld_wilds and wild is not None and c[wild]:
-                    found.append(Action(seat, ActionType.KONG, t, (wild,)))
+                    found.append(Action(seat, A_KONG, t, (wild,)))
         found.sort(key=Action.sort_key)
         return found
 
@@ -368,19 +396,19 @@ class HandState:
             raise IllegalActionError(malformed(action) or f"not an action: {action!r}")
         if self.result_ is not None:
             raise IllegalActionError("the hand has already ended")
-        if kind == ActionType.ESCAPE:
+        if kind == A_ESCAPE:
             bad = malformed(action)
             if bad is not None:
                 raise IllegalActionError(bad)
             self.history.append(action)
             self._end_escape(seat)
             return
-        if self.phase == Phase.TURN:
+        if self.phase == P_TURN:
             if seat != self.current:
                 if seat in self._instant_seats() and action in (_HU[seat], _PASS[seat]):
                     self.history.append(action)
                     self._turn_cache = None
-                    if kind == ActionType.PASS:
+                    if kind == A_PASS:
                         self.instant_declined.add(seat)  # D56: declined for good
                         return
                     self._declare_instant(seat)
@@ -388,7 +416,7 @@ class HandState:
                 raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {seat}'s")
             if action not in self._turn_actions(seat):
                 raise IllegalActionError(self._why_not(action))
-            if kind == ActionType.PASS and self._passed_unlisted(seat):
+            if kind == A_PASS and self._passed_unlisted(seat):
                 # FORMAT.md: a pass listed right after the window would be read as this
                 # seat's decision in it, so that decision is listed first
                 self.history.append(action)
@@ -397,7 +425,7 @@ class HandState:
             self._apply_turn(action)
             return
         if seat not in self.window_seats:
-            if seat == self.window_from and self.phase != Phase.DECLARE:
+            if seat == self.window_from and self.phase != P_DECLARE:
                 raise IllegalActionError(f"seat {seat} cannot claim its own tile")
             raise IllegalActionError(f"seat {seat} has nothing to decide in this window")
         if seat in self.decisions:
@@ -426,15 +454,15 @@ class HandState:
         instead of asking a bot (or a person) to pass; a window nobody can claim in then
         resolves at once. Does nothing outside a window.
         """
-        if self.phase == Phase.TURN or self.result_ is not None:
+        if self.phase == P_TURN or self.result_ is not None:
             return
         opts = self.window_options
         decisions = self.decisions
-        if not opts and not decisions and self.phase == Phase.CLAIM:
+        if not opts and not decisions and self.phase == P_CLAIM:
             # nobody can claim: the window resolves as every seat passed (the common case)
             source = self.window_from
             assert source is not None
-            self.phase = Phase.TURN
+            self.phase = P_TURN
             self.window_seats = ()
             self._turn_cache = None
             self._next_draw(source)
@@ -448,7 +476,7 @@ class HandState:
 
     def close_window(self) -> None:
         """Every seat that has not decided passes; the window is then resolved."""
-        if self.phase != Phase.TURN and self.result_ is None:
+        if self.phase != P_TURN and self.result_ is None:
             for s in self.window_seats:
                 self.decisions.setdefault(s, _PASS[s])
             self._turn_cache = None
@@ -458,7 +486,7 @@ class HandState:
         """Did ``seat`` pass the last discard's window without a pass in ``history``
         (auto_pass, close_window)? Only the window's decisions follow that discard."""
         for a in reversed(self.history):
-            if a.type == ActionType.DISCARD:
+            if a.type == A_DISCARD:
                 return a.seat != seat
             if a.seat == seat:
                 return False
@@ -470,49 +498,45 @@ class HandState:
             return bad
         t = "" if action.tile is None else f" {Tile(action.tile)}"
         if (
-            action.type == ActionType.DISCARD
+            action.type == A_DISCARD
             and action.tile is not None
             and not (action.tile < 34 and self.concealed[action.seat][action.tile])
         ):
             return f"seat {action.seat} does not hold{t}"
-        if action.type == ActionType.HU:
-            if self.phase == Phase.TURN and not self.can_win_now:
+        if action.type == A_HU:
+            if self.phase == P_TURN and not self.can_win_now:
                 return f"seat {action.seat} may not win right after a chi or peng (RULES.md D5)"
             return f"seat {action.seat} has no winning hand here"
-        if action.type == ActionType.KONG and self.live < self.variant.kong_min_live:
+        if action.type == A_KONG and self.live < self.variant.kong_min_live:
             return f"no kong with R = {self.live}: a replacement tile must exist"
-        if action.type in ("chi", "peng", "kong") and self.phase != Phase.TURN:
+        if action.type in ("chi", "peng", "kong") and self.phase != P_TURN:
             return f"seat {action.seat} cannot {action.type}{t} on this tile"
         return f"{action.type}{t} is not legal for seat {action.seat} now"
 
     def _apply_turn(self, action: Action) -> None:
         seat = action.seat
         c = self.concealed[seat]
-        if action.type == ActionType.PASS:
+        if action.type == A_PASS:
             self._end_draw()  # RULES.md 3.2: the seat on the last tile did not win
             return
-        if action.type == ActionType.HU:
-            win_type = WinType.SELF_DRAW
+        if action.type == A_HU:
+            win_type = W_SELF_DRAW
             kong_source = None
             if self.first_turn and seat == self.dealer and self._instant_for_dealer():
-                win_type = WinType.INSTANT
+                win_type = W_INSTANT
             elif self.after_kong is not None:
-                win_type = WinType.KONG_REPLACEMENT
-                if self.after_kong.kind == MeldKind.KONG_DIRECT:
+                win_type = W_KONG_REPLACEMENT
+                if self.after_kong.kind == M_KONG_DIRECT:
                     kong_source = self.after_kong.source
             assert self.drawn is not None
             self._end_win(WinInfo(seat, win_type, self.drawn, None, kong_source))
             return
-        if action.type == ActionType.KONG:
+        if action.type == A_KONG:
             t = action.tile
             assert t is not None
             used = action.tiles or (t,)
             peng_idx = next(
-                (
-                    i
-                    for i, m in enumerate(self.melds[seat])
-                    if m.kind == MeldKind.PENG and m.tiles[0] == t
-                ),
+                (i for i, m in enumerate(self.melds[seat]) if m.kind == M_PENG and m.tiles[0] == t),
                 None,
             )
             self.seat_log[seat].append("K")
@@ -521,25 +545,23 @@ class HandState:
                 for x in used if action.tiles else (t,) * 4:
                     c[x] -= 1
                 wilds = sum(1 for x in used if x == self.wild and x != t) if action.tiles else 0
-                meld = Meld(MeldKind.KONG_CONCEALED, (t,) * 4, wilds=wilds)
+                meld = Meld(M_KONG_CONCEALED, (t,) * 4, wilds=wilds)
                 self.melds[seat].append(meld)
                 self.kongs.append((meld, seat))
-                self.variant_state = self.rules.on_event(self, Event.KONG, seat, t)
+                self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
                 self._back_draw(seat, meld)
                 return
             assert peng_idx is not None
             peng = self.melds[seat][peng_idx]
             c[used[0]] -= 1
             extra_wild = 1 if used[0] != t else 0
-            meld = Meld(
-                MeldKind.KONG_ADDED, (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild
-            )
+            meld = Meld(M_KONG_ADDED, (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild)
             self.melds[seat][peng_idx] = meld
             self.pending_kong = meld
-            self.variant_state = self.rules.on_event(self, Event.KONG, seat, t)
+            self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
             if self.variant.rob_added_kong:
                 # every other seat decides, whether or not it can rob: who can is hidden
-                self._open_window(Phase.ROB, seat, t, self._robbers(seat, t))
+                self._open_window(P_ROB, seat, t, self._robbers(seat, t))
                 return
             self._kong_stands(seat)
             return
@@ -557,11 +579,11 @@ class HandState:
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
-        self.variant_state = self.rules.on_event(self, Event.DISCARD, seat, t)
+        self.variant_state = self.rules.on_event(self, E_DISCARD, seat, t)
         self.window_options = self._claim_options(seat, t)  # sets window_from, window_tile
         self.window_seats = _OTHERS[seat]
         self.decisions = {}
-        self.phase = Phase.CLAIM
+        self.phase = P_CLAIM
 
     def _kong_stands(self, seat: int) -> None:
         meld = self.pending_kong
@@ -626,18 +648,14 @@ class HandState:
             return acts
         if "kong" in claims and self.live >= self.variant.kong_min_live:
             if nat == 3:
-                acts.append(Action(s, ActionType.KONG, t))
+                acts.append(Action(s, A_KONG, t))
             for k in range(max(0, 3 - w), min(nat, 2) + 1):
-                acts.append(
-                    Action(s, ActionType.KONG, t, tuple(sorted((t,) * k + (wk,) * (3 - k))))
-                )
+                acts.append(Action(s, A_KONG, t, tuple(sorted((t,) * k + (wk,) * (3 - k)))))
         if "peng" in claims and t not in self.missed_peng[s]:
             if nat >= 2:
                 acts.append(_PENG[s])
             for k in range(max(0, 2 - w), min(nat, 1) + 1):
-                acts.append(
-                    Action(s, ActionType.PENG, None, tuple(sorted((t,) * k + (wk,) * (2 - k))))
-                )
+                acts.append(Action(s, A_PENG, None, tuple(sorted((t,) * k + (wk,) * (2 - k)))))
         if (
             "chi" in claims
             and s == (discarder + 1) % 4
@@ -650,16 +668,16 @@ class HandState:
                     continue
                 need = [t - d + x for x in (lo, lo + 1, lo + 2) if x != d]
                 if all(c[x] and x != wk for x in need):
-                    acts.append(Action(s, ActionType.CHI, None, tuple(need)))
+                    acts.append(Action(s, A_CHI, None, tuple(need)))
                 if w:
                     # a wild may stand in for either tile, held or not (RULES.md 2.1, D28)
                     for other in need:
-                        act = Action(s, ActionType.CHI, None, tuple(sorted((other, wk))))
+                        act = Action(s, A_CHI, None, tuple(sorted((other, wk))))
                         if c[other] and other != wk and act not in acts:
                             acts.append(act)
-                if w >= 2 and Action(s, ActionType.CHI, None, (wk, wk)) not in acts:
+                if w >= 2 and Action(s, A_CHI, None, (wk, wk)) not in acts:
                     # two wilds with the discard: the discard is the meld's natural tile
-                    acts.append(Action(s, ActionType.CHI, None, (wk, wk)))
+                    acts.append(Action(s, A_CHI, None, (wk, wk)))
         return acts
 
     def _open_window(
@@ -669,7 +687,7 @@ class HandState:
         self.window_from = source
         self.window_tile = t
         self.window_options = options
-        self.window_seats = _OTHERS[source] if phase != Phase.DECLARE else (self.dealer,)
+        self.window_seats = _OTHERS[source] if phase != P_DECLARE else (self.dealer,)
         self.decisions = {}
 
     def _declare_instant(self, seat: int) -> None:
@@ -677,31 +695,31 @@ class HandState:
         dealer, asked next, declares his own (天胡优先, RULES.md 4.4)."""
         dealer = self.dealer
         options = {dealer: [_HU[dealer], _PASS[dealer]]} if self._instant_for_dealer() else {}
-        self._open_window(Phase.DECLARE, seat, None, options)
+        self._open_window(P_DECLARE, seat, None, options)
 
     def _resolve_window(self) -> None:
         source = self.window_from
         t = self.window_tile
         assert source is not None
-        claims = [a for a in self.decisions.values() if a.type != ActionType.PASS]
+        claims = [a for a in self.decisions.values() if a.type != A_PASS]
         offered = self.window_options
         phase = self.phase
-        self.phase = Phase.TURN
+        self.phase = P_TURN
         self.window_options = {}
         self.window_seats = ()
         self.decisions = {}
-        if phase == Phase.DECLARE:
+        if phase == P_DECLARE:
             if claims:
                 drawn = self.drawn
                 tile = drawn if drawn is not None else self.hand_tiles(self.dealer)[-1]
-                self._end_win(WinInfo(self.dealer, WinType.INSTANT, tile, None))
+                self._end_win(WinInfo(self.dealer, W_INSTANT, tile, None))
             else:
-                self._end_win(WinInfo(source, WinType.INSTANT, self.hand_tiles(source)[-1], None))
+                self._end_win(WinInfo(source, W_INSTANT, self.hand_tiles(source)[-1], None))
             return
         assert t is not None
-        if phase == Phase.ROB:
+        if phase == P_ROB:
             self._note_missed(offered, claims, t)
-            robbers = [a for a in claims if a.type == ActionType.HU]
+            robbers = [a for a in claims if a.type == A_HU]
             if robbers:
                 winner = min(robbers, key=lambda a: (a.seat - source) % 4).seat
                 meld = self.pending_kong
@@ -709,8 +727,8 @@ class HandState:
                 self.pending_kong = None
                 # RULES.md D9: a robbed kong is cancelled; the konger keeps his peng.
                 idx = self.melds[source].index(meld)
-                self.melds[source][idx] = Meld(MeldKind.PENG, (t,) * 3, meld.source, meld.claimed)
-                self._end_win(WinInfo(winner, WinType.ROB_KONG, t, source))
+                self.melds[source][idx] = Meld(M_PENG, (t,) * 3, meld.source, meld.claimed)
+                self._end_win(WinInfo(winner, W_ROB_KONG, t, source))
                 return
             self.current = source
             self._kong_stands(source)
@@ -723,8 +741,8 @@ class HandState:
         best = min(claims, key=lambda a: (rank[a.type], (a.seat - source) % 4))
         s = best.seat
         c = self.concealed[s]
-        if best.type == ActionType.HU:
-            self._end_win(WinInfo(s, WinType.DISCARD, t, source))
+        if best.type == A_HU:
+            self._end_win(WinInfo(s, W_DISCARD, t, source))
             return
         self.discards[source].pop()
         self.first_turn = False
@@ -732,29 +750,29 @@ class HandState:
         self.claims_count[s][source] += 1
         used = best.tiles
         wilds = sum(1 for x in used if x == self.wild and x != t)
-        if best.type == ActionType.KONG:
+        if best.type == A_KONG:
             for x in used or (t, t, t):
                 c[x] -= 1
-            meld = Meld(MeldKind.KONG_DIRECT, (t,) * 4, source, t, wilds)
+            meld = Meld(M_KONG_DIRECT, (t,) * 4, source, t, wilds)
             self.melds[s].append(meld)
             self.kongs.append((meld, s))
             self.seat_log[s].append("K")
             self._clear_missed(s, "claim")
-            self.variant_state = self.rules.on_event(self, Event.CLAIM, s, t)
+            self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
             self._back_draw(s, meld)
             return
         for x in used or (t, t):
             c[x] -= 1
-        if best.type == ActionType.PENG:
-            self.melds[s].append(Meld(MeldKind.PENG, (t,) * 3, source, t, wilds))
+        if best.type == A_PENG:
+            self.melds[s].append(Meld(M_PENG, (t,) * 3, source, t, wilds))
         else:
-            self.melds[s].append(Meld(MeldKind.CHI, self._chi_sequence(t, used), source, t, wilds))
+            self.melds[s].append(Meld(M_CHI, self._chi_sequence(t, used), source, t, wilds))
         self.seat_log[s].append("C")
         self.drawn = None
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
         self.after_kong = None
         self._clear_missed(s, "claim")
-        self.variant_state = self.rules.on_event(self, Event.CLAIM, s, t)
+        self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
 
     def _chi_sequence(self, t: int, used: tuple[int, ...]) -> tuple[int, ...]:
         """The three kinds a chi stands for: the lowest sequence fitting its natural tiles."""
@@ -818,7 +836,7 @@ class HandState:
         self.concealed[seat][t] += 1
         self.last_drawer = seat
         self.current = seat
-        self.phase = Phase.TURN
+        self.phase = P_TURN
         self.drawn = t
         self.can_win_now = True
         self.after_kong = kong
@@ -827,27 +845,27 @@ class HandState:
         self.last_turn = self.live <= self.variant.claim_end_live
         final = self.variant.final_live
         self.final_turn = final is not None and self.live <= final
-        self.variant_state = self.rules.on_event(self, Event.DRAW, seat, t)
+        self.variant_state = self.rules.on_event(self, E_DRAW, seat, t)
 
     # -- endings -----------------------------------------------------------------
     def _end_win(self, win: WinInfo) -> None:
         score = score_position(self.variant, self.options, Position.of(self), win)
-        self.result_ = HandResult(Outcome.WIN, (win,), score.patterns, score.items)
+        self.result_ = HandResult(O_WIN, (win,), score.patterns, score.items)
         self._ended_at = len(self.history)
-        self.phase = Phase.END
+        self.phase = P_END
 
     def _end_draw(self) -> None:
         score = score_position(self.variant, self.options, Position.of(self), None)
-        self.result_ = HandResult(Outcome.DRAW, (), (), score.items)
+        self.result_ = HandResult(O_DRAW, (), (), score.items)
         self._ended_at = len(self.history)
-        self.phase = Phase.END
+        self.phase = P_END
 
     def _end_escape(self, seat: int) -> None:
         pen = int(self.options.get("escape_penalty", 0))
         items = [Item("escape", seat, s, pen) for s in range(4) if s != seat and pen]
-        self.result_ = HandResult(Outcome.DRAW, (), (), tuple(items), escaped=seat)
+        self.result_ = HandResult(O_DRAW, (), (), tuple(items), escaped=seat)
         self._ended_at = len(self.history)
-        self.phase = Phase.END
+        self.phase = P_END
 
     # -- helpers for rules and observers -------------------------------------------
     def full_hand(self, seat: int, extra: int | None = None) -> list[int]:

@@ -36,6 +36,19 @@ from majiang.values import (
 
 __all__ = ["HANGZHOU", "chain", "fan"]
 
+# enum members as module-level aliases: CPython 3.11 looks a member up slowly (see
+# majiang/engine/state.py), and on_event / filter_turn run at every step
+A_CHI = ActionType.CHI
+A_DISCARD = ActionType.DISCARD
+A_HU = ActionType.HU
+A_KONG = ActionType.KONG
+M_CHI = MeldKind.CHI
+M_PENG = MeldKind.PENG
+W_DISCARD = WinType.DISCARD
+E_CLAIM = Event.CLAIM
+E_DISCARD = Event.DISCARD
+E_DRAW = Event.DRAW
+
 WHITE = 31
 
 OPTIONS = (
@@ -163,9 +176,9 @@ class HangzhouRules(BaseRules):
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> HangzhouState:
         """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
         now = _state(view)
-        if event == Event.DISCARD and tile == view.wild:
+        if event == E_DISCARD and tile == view.wild:
             return HangzhouState(seat)
-        if event in (Event.DRAW, Event.CLAIM) and seat == now.zhuada:
+        if event in (E_DRAW, E_CLAIM) and seat == now.zhuada:
             return _NO_ZHUADA
         return now
 
@@ -177,13 +190,13 @@ class HangzhouRules(BaseRules):
         """A restricted seat may only self-draw, concealed-kong, or discard its drawn tile."""
         if not self._restricted(view, seat):
             return actions
-        pengs = {m.tiles[0] for m in view.melds[seat] if m.kind == MeldKind.PENG}
+        pengs = {m.tiles[0] for m in view.melds[seat] if m.kind == M_PENG}
         keep = []
         for a in actions:
             if (
-                a.type == ActionType.HU
-                or (a.type == ActionType.KONG and (a.tile not in pengs or len(a.tiles) == 4))
-                or (a.type == ActionType.DISCARD and a.tile == view.drawn)
+                a.type == A_HU
+                or (a.type == A_KONG and (a.tile not in pengs or len(a.tiles) == 4))
+                or (a.type == A_DISCARD and a.tile == view.drawn)
             ):
                 keep.append(a)
         return keep
@@ -200,11 +213,11 @@ class HangzhouRules(BaseRules):
             if view.claims_count[seat][source] >= 2 and not (
                 lao == 3 and view.dealer in (seat, source)
             ):
-                return [a for a in actions if a.type == ActionType.HU]
+                return [a for a in actions if a.type == A_HU]
             return actions
-        chis = sum(1 for m in view.melds[seat] if m.kind == MeldKind.CHI)
+        chis = sum(1 for m in view.melds[seat] if m.kind == M_CHI)
         if chis >= 2:
-            return [a for a in actions if a.type != ActionType.CHI]
+            return [a for a in actions if a.type != A_CHI]
         return actions
 
     def restrictions_now(
@@ -227,7 +240,7 @@ class HangzhouRules(BaseRules):
             ]
             if full:
                 out.append(("tan", " ".join(full)))
-        elif sum(1 for m in view.melds[seat] if m.kind == MeldKind.CHI) >= 2:
+        elif sum(1 for m in view.melds[seat] if m.kind == M_CHI) >= 2:
             out.append(("two_chi", ""))
         return out
 
@@ -270,9 +283,9 @@ class HangzhouRules(BaseRules):
         seat = win.winner
         wild = view.wild
         concealed = view.hand_tiles(seat)
-        if win.win_type == WinType.DISCARD:
+        if win.win_type == W_DISCARD:
             concealed.append(win.tile)
-        self_draw = win.win_type != WinType.DISCARD
+        self_draw = win.win_type != W_DISCARD
         before = list(concealed)
         if self_draw:
             before.remove(win.tile)
@@ -351,7 +364,7 @@ class HangzhouRules(BaseRules):
             note = f"底分 {b} x 庄闲分 {zx} x 番 ({why})"
             return Item("hu", p, w, b * zx * f, note, win.win_type)
 
-        if win.win_type == WinType.DISCARD and view.options["discard_pay"] == "discarder":
+        if win.win_type == W_DISCARD and view.options["discard_pay"] == "discarder":
             assert win.source is not None
             normal = [pay(win.source)]
         else:

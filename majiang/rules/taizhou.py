@@ -41,6 +41,17 @@ from majiang.values import (
 
 __all__ = ["FAN_VALUES", "TAIZHOU", "TaizhouState", "WinnerPoints", "meld_hu"]
 
+# enum members as module-level aliases: CPython 3.11 looks a member up slowly (see
+# majiang/engine/state.py), and on_event / filter_turn run at every step
+M_CHI = MeldKind.CHI
+M_KONG_ADDED = MeldKind.KONG_ADDED
+M_KONG_CONCEALED = MeldKind.KONG_CONCEALED
+W_DISCARD = WinType.DISCARD
+W_KONG_REPLACEMENT = WinType.KONG_REPLACEMENT
+W_ROB_KONG = WinType.ROB_KONG
+E_DISCARD = Event.DISCARD
+E_KONG = Event.KONG
+
 WHITE, GREEN, RED = 31, 32, 33
 SHENG_LIVE = 30
 """The 生牌阶段 is the part of the hand with R <= 30 (D71)."""
@@ -107,7 +118,7 @@ def _honor_or_end(kind: int) -> bool:
 
 def meld_hu(meld: Meld) -> int:
     """胡 of a declared meld (D65): peng 2/4, exposed kong 8/16, concealed kong 16/32."""
-    if meld.kind == MeldKind.CHI:
+    if meld.kind == M_CHI:
         return 0
     base = {"peng": 2, "kong_direct": 8, "kong_added": 8, "kong_concealed": 16}[meld.kind]
     return base * (2 if _honor_or_end(meld.tiles[0]) else 1)
@@ -181,10 +192,10 @@ class TaizhouRules(BaseRules):
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> TaizhouState:
         """Track 熟 kinds, 得 discards and what 包三家 needs about each discard (5.2, 5.5)."""
         now = _state(view)
-        if event not in (Event.DISCARD, Event.KONG):
+        if event not in (E_DISCARD, E_KONG):
             return now
-        if event == Event.KONG and not any(
-            m.kind == MeldKind.KONG_ADDED and m.tiles[0] == tile for m in view.melds[seat]
+        if event == E_KONG and not any(
+            m.kind == M_KONG_ADDED and m.tiles[0] == tile for m in view.melds[seat]
         ):
             return now
         known = now.known
@@ -200,7 +211,7 @@ class TaizhouRules(BaseRules):
                     after, wild=view.wild, seven_pairs=False, thirteen_orphans=False
                 )
         last = LastDiscard(seat, tile, raw, sheng_ok, shanten_after)
-        if event != Event.DISCARD:
+        if event != E_DISCARD:
             return TaizhouState(now.known, now.no_win, now.wild_thrown, last)
         if tile == view.wild:  # 5.1
             return TaizhouState(known | {tile}, now.no_win | {seat}, now.wild_thrown | {seat}, last)
@@ -250,7 +261,7 @@ class TaizhouRules(BaseRules):
         pos = (seat - view.dealer) % 4
         seat_wind = 27 + pos
         tiles = view.hand_tiles(seat)
-        self_draw = win.win_type not in (WinType.DISCARD, WinType.ROB_KONG)
+        self_draw = win.win_type not in (W_DISCARD, W_ROB_KONG)
         if not self_draw:
             tiles.append(win.tile)
         melds = view.melds[seat]
@@ -347,7 +358,7 @@ class TaizhouRules(BaseRules):
             found.add("half_flush")
         if no_seq:
             found.add("all_pungs")
-        self_draw = win.win_type not in (WinType.DISCARD, WinType.ROB_KONG)
+        self_draw = win.win_type not in (W_DISCARD, W_ROB_KONG)
         if all_seq and self_draw:
             found.add("pang_hu")
         if wilds == 0:
@@ -360,9 +371,9 @@ class TaizhouRules(BaseRules):
                 found.add("wild_restored")
         if self_draw and win.tile == view.wild:
             found.add("wild_self_drawn")
-        if win.win_type == WinType.ROB_KONG:
+        if win.win_type == W_ROB_KONG:
             found.add("rob_kong")
-        if win.win_type == WinType.KONG_REPLACEMENT:
+        if win.win_type == W_KONG_REPLACEMENT:
             found.add("kong_replacement")
         if RED in triplets:
             found.add("red_pung")
@@ -386,7 +397,7 @@ class TaizhouRules(BaseRules):
             for m in melds
             if meld_hu(m)
         ]
-        kinds = [m.tiles[0] for m in melds if m.kind != MeldKind.CHI]
+        kinds = [m.tiles[0] for m in melds if m.kind != M_CHI]
         # D66 (corrected 2026-12-01): three (or four undeclared) natural tiles of a kind in
         # the concealed hand count as a 暗刻; 得 never make one (未胡牌时不可用财神替代).
         for k, n in enumerate(view.concealed[seat]):
@@ -408,7 +419,7 @@ class TaizhouRules(BaseRules):
 
     def liable(self, view: HandView, win: WinInfo, mine: WinnerPoints) -> tuple[int | None, str]:
         """The 包三家 seat and its trigger, if any (RULES.md 5.5, D74)."""
-        if not view.options["baopai"] or win.win_type not in (WinType.DISCARD, WinType.ROB_KONG):
+        if not view.options["baopai"] or win.win_type not in (W_DISCARD, W_ROB_KONG):
             return None, ""
         b, tile = win.source, win.tile
         # Triggers 1, 3 and 4 read what was recorded at B's discard; the calculator
@@ -418,7 +429,7 @@ class TaizhouRules(BaseRules):
             last = None
         if last is not None and view.options["sheng_phase"] and last.sheng_ok:
             return b, "生牌"
-        exposed = [m for m in view.melds[win.winner] if m.kind != MeldKind.KONG_CONCEALED]
+        exposed = [m for m in view.melds[win.winner] if m.kind != M_KONG_CONCEALED]
         if (
             tile < 27
             and len(exposed) >= 3
