@@ -44,7 +44,7 @@ from majiang.rules import (
     unregister,
     validate_variant,
 )
-from majiang.rules.base import Option, Restriction, Rules, Variant
+from majiang.rules.base import Option, Reserved, Restriction, Rules, Variant
 from majiang.rules.view import HandView
 from majiang.testing import check_variant, option_grid
 from majiang.values import JSON, Action, ActionType, Event, VariantState, WinInfo, WinType
@@ -370,7 +370,89 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ),
     ({"tile_counts": (4,) * 34 + (0,) * 7}, "a tile set is 42 counts"),
     ({"shapes": {"seven_pair": True}}, "unknown shape flags"),
+    # issue 14 (mutation survivors): each check of an option's declaration, and the summary
+    (
+        {"options": (*EXAMPLE.options, Option("Max-Kong", "int", 0, "杠", "kongs", minimum=0))},
+        "option 'Max-Kong': a name is lowercase",
+    ),
+    (_with_option(Option("honors", "bool", True, "", "honors")), "needs a Chinese name"),
+    (_with_option(Option("honors", "bool", True, "带字牌", " ")), "needs a Chinese name"),
+    (
+        _with_option(Option("discard_pay", "choice", "all", "放铳付分", "who", ("all", "all"))),
+        "a choice needs at least two distinct choices",
+    ),
+    (
+        _with_option(Option("honors", "bool", True, "带字牌", "honors", (True, False))),
+        "only a choice lists choices",
+    ),
+    (
+        _with_option(Option("escape_penalty", "int", 0, "逃跑扣分", "points", minimum=-1)),
+        "option 'escape_penalty': is an int with minimum >= 0",
+    ),
+    (
+        _with_option(Option("escape_penalty", "choice", 0, "逃跑扣分", "points", (0, 8))),
+        "option 'escape_penalty': is an int with minimum >= 0",
+    ),
+    ({"summary": ("只能自摸", "")}, r"summary needs a \(Chinese, English\) name"),
+    # ... and of the tile set, claims, restrictions, reserved purposes and counters
+    ({"tile_counts": (5,) + (4,) * 33 + (0,) * 8}, "a tile set is 42 counts of 0-4"),
+    ({"tile_counts": (-1,) + (4,) * 33 + (0,) * 8}, "a tile set is 42 counts of 0-4"),
+    ({"tile_counts": (4,) * 13 + (1,) + (0,) * 28}, "53 tiles are too few to deal four hands"),
+    (
+        {"claims": frozenset({"hu", "peng"}), "wild_discard_claims": frozenset({"chi"})},
+        "wild_discard_claims must be among its claims",
+    ),
+    ({"missed_rules": frozenset({"chi"})}, "missed_rules are among win, peng"),
+    (
+        {"restrictions": (*EXAMPLE.restrictions, Restriction("odd", "", "odd", "a rule"))},
+        r"restriction 'odd' needs a \(Chinese, English\) name",
+    ),
+    (
+        {"restrictions": (*EXAMPLE.restrictions, Restriction("odd", "怪", "odd", " "))},
+        "restriction 'odd' says no rule",
+    ),
+    # claim_end_live 0 (the default) reports the last turn, final_live the last tile (D8)
+    ({"restrictions": EXAMPLE.restrictions[:2]}, "declare the restrictions last_turn"),
+    ({"final_live": 15}, "declare the restrictions last_tile"),
+    (
+        {"reserved": (Reserved("birds", "鸟牌", "birds"), Reserved("birds", "鸟", "bird"))},
+        "a reserved purpose is declared twice",
+    ),
+    ({"counters": {"streak": -1}, "counter_ranges": {}}, "counter 'streak' starts at -1"),
+    (
+        {"counter_ranges": {"streak": (0, None), "round": (0, 3)}},
+        "ranges for undeclared counters round",
+    ),
 ]
+
+ALL_SHAPES = (
+    "seven_pairs",
+    "thirteen_orphans",
+    "quads_as_two_pairs",
+    "wild_numbers_only",
+    "wild_pairs_natural",
+)
+EDGES: list[dict[str, Any]] = [
+    {"tile_counts": (4,) * 13 + (2,) + (0,) * 28},  # 54 tiles: enough to deal
+    {"wild_discard_claims": EXAMPLE.claims},
+    {"shapes": dict.fromkeys(ALL_SHAPES, False)},  # every shape flag there is
+    {"missed_rules": frozenset(), "claim_end_live": -1, "restrictions": ()},  # none needed
+    {"counter_ranges": {}},  # a counter without a range starts at 0 or more
+    {"counter_ranges": {"streak": (0, 0)}},  # the start may be the highest value allowed
+]
+
+
+@pytest.mark.parametrize("change", EDGES)
+def test_a_declaration_at_the_edge_of_each_check_is_accepted(change: dict[str, Any]) -> None:
+    validate_variant(dataclasses.replace(EXAMPLE, id="edge", **change))
+
+
+def test_register_and_unregister_return_the_variant() -> None:
+    other = dataclasses.replace(EXAMPLE, id="example_two")
+    assert register(other) is other
+    assert get_variant("example_two") is other
+    assert unregister("example_two") is other
+    assert "example_two" not in VARIANTS
 
 
 @pytest.mark.parametrize(("change", "message"), BAD)

@@ -1406,6 +1406,15 @@ def test_restrictions_shown_no_discard_win_for_a_seven_pairs_wait() -> None:
     ]
 
 
+def test_pattern_values_shown_small_hand_m1_big_hands_m2_D10() -> None:
+    # RULES.md 1.4, 1.5 (D10): basic_hand is the small hand (M = 1); every other pattern
+    # makes a big hand (M = 2). `majiang rules guangdong` shows this value per pattern.
+    values = GUANGDONG.pattern_values
+    assert set(values) == set(GUANGDONG.patterns)
+    assert values["basic_hand"].endswith("M = 1")
+    assert all(v.endswith("M = 2") for p, v in values.items() if p != "basic_hand")
+
+
 def test_declared_names_are_found_and_unknown_ids_refused() -> None:
     # Front ends read names from the declarations (patterns, the variant's own names, the
     # names common to all variants) and the restrictions by id; an unknown id is an error.

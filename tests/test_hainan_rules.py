@@ -46,7 +46,7 @@ from majiang.engine.wall import full_set
 from majiang.errors import IllegalActionError, RecordError
 from majiang.hand import is_winning
 from majiang.records import replay, replay_match
-from majiang.rules.hainan import HAINAN
+from majiang.rules.hainan import FAN, HAINAN
 from majiang.tiles import Tile
 
 
@@ -1434,3 +1434,13 @@ def test_restriction_shown_on_the_last_tile_3_2() -> None:
     st = wall_b({75: "5s"})
     advance(st, 0, 15)
     assert [st.restrictions(s) for s in range(4)] == [[("last_tile", "")], [], [], []]
+
+
+def test_pattern_values_shown_the_eleven_fan_allow_a_discard_win_3_4() -> None:
+    # RULES.md 3.4: each of the first eleven patterns is a 番 that makes a discard win
+    # legal; self_draw is reported but is no 番; points never change (3.5). `majiang rules
+    # hainan` shows this per pattern.
+    values = HAINAN.pattern_values
+    assert set(values) == set(HAINAN.patterns) == {*FAN, "self_draw"}
+    assert all(values[p].startswith("1 番: allows a discard win") for p in FAN)
+    assert values["self_draw"].startswith("no 番")

@@ -918,6 +918,18 @@ def test_zhuada_is_over_as_soon_as_the_owner_draws_D24() -> None:
     assert [state.restrictions(s) for s in range(4)] == [[], [], [], []]
 
 
+def test_zhuada_owner_is_public_in_every_observation_D24() -> None:
+    # D24: everyone saw the wild discarded, so every seat's observation names the 抓打 owner
+    # (docs/observation.md: {"zhuada": null} or a seat), from the deal until the owner draws.
+    state = state1(ZD_HANDS, draws=ZD_DRAWS, tail="1p 9p")
+    assert [dict(state.observation(s).variant_state) for s in range(4)] == [{"zhuada": None}] * 4
+    drive(state, ZD_START)
+    assert [dict(state.observation(s).variant_state) for s in range(4)] == [{"zhuada": 1}] * 4
+    drive(state, [(2, "kong", "7z"), (2, "discard", "1p"), (3, "discard", "3s"), (1, "pass")])
+    drive(state, [(0, "discard", "9p")])  # S1 draws 1z
+    assert [dict(state.observation(s).variant_state) for s in range(4)] == [{"zhuada": None}] * 4
+
+
 def test_zhuada_no_discard_win_for_restricted_owner_may_win() -> None:
     # L = 3. The dealer S0 waits on 8p (seven pairs). S1 draws 6s and discards its 5z
     # (owner S1; it now waits on 1s/4s with 123m 456m 789p 23s 66s, no wild).

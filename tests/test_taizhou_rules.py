@@ -1726,6 +1726,30 @@ def test_wild_with_a_natural_tile_is_no_pair_even_where_it_would_score_more_D63(
     assert h["deltas"] == [-5, 11, -3, -3]
 
 
+def test_restrictions_shown_wild_thrown_not_no_discard_win_with_a_claim_open_5_1() -> None:
+    # S1 throws a 得 (5.1), then S2 discards 2s: S1 (123m 456p 789s 22s 33s) may peng it,
+    # and its hand is complete with it, but it can no longer win at all: it is told that,
+    # not that this discard cannot be won on.
+    hands = ["*1z", "123m456p789s22s33s", "*2s", "*"]
+    st = state(hands, draws="5m 9p", tail="6z", wild="5m")
+    run(st, [(0, "discard", "1z"), (1, "discard", "5m"), (2, "discard", "2s")])
+    assert "S1 peng" in legal(st, 1)
+    assert is_winning([*st.hand_tiles(1), t("2s")])
+    assert _shown(st)[1] == [("wild_thrown", "")]
+
+
+def test_public_state_in_every_observation_5_1_5_2() -> None:
+    # What every seat sees of taizhou's own state (docs/observation.md): the 熟 kinds
+    # (5.2) and the seats that threw a 得 and may no longer win (5.1), empty at the deal.
+    hands = ["*1z", "123m456p789s22s33s", "*", "*"]
+    st = state(hands, draws="5m 9p", tail="6z", wild="5m")
+    empty = {"known": [], "no_win": [], "wild_thrown": []}
+    assert [dict(st.observation(s).variant_state) for s in range(4)] == [empty] * 4
+    run(st, [(0, "discard", "1z"), (1, "discard", "5m")])
+    seen = {"known": ["5m", "1z"], "no_win": [1], "wild_thrown": [1]}
+    assert [dict(st.observation(s).variant_state) for s in range(4)] == [seen] * 4
+
+
 def test_restrictions_shown_wild_thrown_first_and_none_after_the_hand_5_1_5_2() -> None:
     # S1 throws a 得, then passes a peng of S2's 1s: told first that it can no longer win,
     # then of its 能碰不碰.

@@ -81,9 +81,8 @@ class HongzhongRules(BaseRules):
     """Hooks of hongzhong (and 转转 with no_wild)."""
 
     def tile_set(self, opts: Options) -> tuple[int, ...] | None:
-        """112 tiles, or 108 with no_wild (RULES.md 4.1)."""
-        red = 0 if opts["no_wild"] else 4
-        return (4,) * 27 + (0,) * 6 + (red,) + (0,) * 8
+        """108 tiles with no_wild (转转); otherwise the declared 112 (RULES.md 4.1)."""
+        return (4,) * 27 + (0,) * 15 if opts["no_wild"] else None
 
     def reserved_counts(self, opts: Options, counters: Mapping[str, int]) -> dict[str, int]:
         """N birds from the back (D53)."""
