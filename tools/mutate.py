@@ -17,10 +17,11 @@ only break the import (module- and class-level statements).
 The mutated module replaces the real one in a private copy of the tree (one per worker,
 in a temporary directory): files in the working tree are never written, so people can
 keep working there. The module's fast tests run in that copy (its variant's rule tests,
-the golden records and the calculator; the engine and ``rules/base.py`` get every rule
-test file); a failing or hanging run kills the mutant. The kill rate is printed per
-module; survivors are listed with their line for a person to judge (a test to write, or
-an equivalent mutant, see docs/testing.md).
+the golden records and the calculator; the engine and the other rules modules get every
+rule test file and the seam's tests of the registry and the hook defaults); a failing or
+hanging run kills the mutant. The kill rate is printed per module; survivors are listed
+with their line for a person to judge (a test to write, or an equivalent mutant, see
+docs/testing.md).
 """
 
 from __future__ import annotations
@@ -51,6 +52,12 @@ VARIANTS = ("guangdong", "hangzhou", "hainan", "hongzhong", "taizhou")
 ALL_RULE_TESTS = [f"tests/test_{v}_rules.py" for v in VARIANTS] + [
     "tests/test_room_option_rules.py"
 ]
+SEAM = ["tests/test_adding_a_variant.py", "tests/test_values.py"]
+"""The registry, its declaration checks and the hooks' defaults, as a variant written outside
+majiang/ uses them (tests/example_variant.py), and the seam's values (Position, rewards, one
+scoring path): run for every module that is not a variant's."""
+SLOW = ["tests/test_adding_a_variant.py::test_check_variant_passes_under_every_option_combination"]
+"""Deselected in every run: it plays the conformance suite (about 10 s a mutant)."""
 
 FLIP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -356,11 +363,12 @@ def mutated_source(module: str, index: int) -> str:
 
 # -- running them ---------------------------------------------------------------------------
 def tests_for(module: str) -> list[str]:
-    """The fast tests of a module: its variant's rule tests, the room options, golden, score."""
+    """The fast tests of a module: its variant's rule tests, the room options, golden, score;
+    for any other module every rule test file and the seam's (registry, hook defaults)."""
     name = Path(module).stem
     if module.startswith("majiang/rules/") and name in VARIANTS:
         return [f"tests/test_{name}_rules.py", "tests/test_room_option_rules.py", *FAST]
-    return [*ALL_RULE_TESTS, *FAST]
+    return [*ALL_RULE_TESTS, *SEAM, *FAST]
 
 
 class Workspace:
@@ -369,7 +377,7 @@ class Workspace:
     def __init__(self, base: Path) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="majiang-mutate-", dir=base))
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
-        for part in ("majiang", "tests"):
+        for part in ("majiang", "tests", "docs"):  # docs: tests read the guides
             shutil.copytree(SOURCE / part, self.dir / part, ignore=ignore)
         shutil.copy(SOURCE / "pyproject.toml", self.dir / "pyproject.toml")
 
@@ -389,6 +397,7 @@ class Workspace:
             "-p",
             "no:cacheprovider",
             "--durations=0",
+            *(f"--deselect={node}" for node in SLOW),
             *tests,
         ]
         start = time.perf_counter()
