@@ -11,8 +11,8 @@ Every message a seat receives is built from that seat's ``Observation``
 observations before and after each engine step, so what is hidden from a seat (other
 concealed tiles, the wall, whether another seat may claim) never reaches it. A spectator
 sees a public projection of an observation. ``seq`` counts public events only: a seat's
-decision in a claim window that is still open is told to that seat alone, with the current
-``seq``.
+decision in a window is told to that seat alone, with the current ``seq``, before the
+window's resolution (if it resolves) and alike either way.
 """
 
 from __future__ import annotations
@@ -829,10 +829,19 @@ class Room:
             return
         self._refresh_pending(hand_events=bool(events))
         table = _table(after)
+        if action is not None and not _visible(before, action) and action.seat in self._listeners():
+            # its own hidden decision, told to it alone, first and alike whether or not the
+            # window closes with it: whether another seat still decides is hidden (3.1)
+            ack: dict[str, JSON] = {
+                "type": "event",
+                "seq": self.seq - len(events),
+                "event": action.to_json(),
+                "table": _table(before),
+                "legal": [],
+                "deadline": None,
+            }
+            out.send(action.seat, ack)
         if not events:
-            if action is not None and action.seat in self._listeners():
-                s = action.seat  # its own hidden decision, told to it alone
-                out.send(s, {**self._message(action.to_json(), table, s), "seq": self.seq})
             return
         first = self.seq - len(events) + 1
         for i, ev in enumerate(events):
