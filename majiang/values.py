@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from majiang.errors import IllegalActionError
 from majiang.scoring import Item, deltas
@@ -232,11 +232,10 @@ class WinInfo:
     """For kong_replacement: the seat whose discard was konged (direct kong), else None."""
 
 
-class VariantState:
-    """Base of a variant's own state (抓打's owner, 生牌's known tiles …): an immutable value
-    its hooks return; ``public`` is what every seat may see of it (the observation's part)."""
-
-    __slots__ = ()
+class VariantState(Protocol):
+    """A variant's own state (抓打's owner, 生牌's known tiles …): an immutable value its
+    hooks return (a frozen dataclass subclassing this, or a NamedTuple with ``public``);
+    ``public`` is what every seat may see of it (the observation's part)."""
 
     def public(self) -> dict[str, JSON]:
         """What every seat may know of this state; nothing by default."""

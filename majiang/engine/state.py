@@ -17,7 +17,6 @@ from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
 from majiang.observation import Observation, observe
 from majiang.rules.base import Variant, score_position
-from majiang.rules.view import Position
 from majiang.scoring import Item
 from majiang.tiles import Tile, format_tiles
 from majiang.values import (
@@ -849,13 +848,13 @@ class HandState:
 
     # -- endings -----------------------------------------------------------------
     def _end_win(self, win: WinInfo) -> None:
-        score = score_position(self.variant, self.options, Position.of(self), win)
+        score = score_position(self.variant, self.options, self, win)
         self.result_ = HandResult(O_WIN, (win,), score.patterns, score.items)
         self._ended_at = len(self.history)
         self.phase = P_END
 
     def _end_draw(self) -> None:
-        score = score_position(self.variant, self.options, Position.of(self), None)
+        score = score_position(self.variant, self.options, self, None)
         self.result_ = HandResult(O_DRAW, (), (), score.items)
         self._ended_at = len(self.history)
         self.phase = P_END

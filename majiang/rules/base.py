@@ -254,8 +254,9 @@ class Rules(Protocol):
     def score(self, view: HandView, win: WinInfo | None) -> Score:
         """Patterns, value and every payment of the ended hand (win None: a drawn hand).
 
-        Called once per hand, on a ``Position`` (the engine's own at the end, or the
-        calculator's), so play and ``majiang score`` cannot disagree.
+        Called once per hand through ``score_position``: by the engine on its own state
+        at the end, by the calculator on a ``Position``, so play and ``majiang score``
+        cannot disagree (tests/test_values.py scores both ways).
         """
         ...
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from majiang.hand import decompositions, is_pairs, is_sets
 from majiang.hand.decompose import Decomposition, Group
@@ -29,7 +29,6 @@ from majiang.values import (
     MeldKind,
     Options,
     Score,
-    VariantState,
     WinInfo,
     WinType,
 )
@@ -130,8 +129,7 @@ def fan(shape: int, baotou: bool, n: int, m: int) -> int:
     return shape * (2 if baotou else 1) << (n + m)
 
 
-@dataclass(frozen=True, slots=True)
-class HangzhouState(VariantState):
+class HangzhouState(NamedTuple):
     """抓打 (D24): the seat whose wild discard restricts the others until its next turn."""
 
     zhuada: int | None = None
@@ -175,7 +173,9 @@ class HangzhouRules(BaseRules):
 
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> HangzhouState:
         """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
-        now = _state(view)
+        now = view.variant_state
+        if not isinstance(now, HangzhouState):  # inline: on_event runs at every step
+            now = _NO_ZHUADA
         if event == E_DISCARD and tile == view.wild:
             return HangzhouState(seat)
         if event in (E_DRAW, E_CLAIM) and seat == now.zhuada:
@@ -183,7 +183,8 @@ class HangzhouRules(BaseRules):
         return now
 
     def _restricted(self, view: HandView, seat: int) -> bool:
-        owner = _state(view).zhuada
+        st = view.variant_state
+        owner = st.zhuada if isinstance(st, HangzhouState) else None
         return owner is not None and owner != seat
 
     def filter_turn(self, view: HandView, seat: int, actions: list[Action]) -> list[Action]:

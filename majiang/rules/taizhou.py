@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from majiang.hand import decompositions, shanten
 from majiang.hand.decompose import Decomposition, Group
@@ -34,7 +35,6 @@ from majiang.values import (
     MeldKind,
     Options,
     Score,
-    VariantState,
     WinInfo,
     WinType,
 )
@@ -135,8 +135,7 @@ class WinnerPoints:
     breakdown: str
 
 
-@dataclass(frozen=True, slots=True)
-class LastDiscard:
+class LastDiscard(NamedTuple):
     """What 包三家 needs about the last discard or added kong (RULES.md 5.5): private, since
     ``sheng_ok`` and ``shanten_after`` depend on the discarder's concealed tiles."""
 
@@ -147,9 +146,9 @@ class LastDiscard:
     shanten_after: int
 
 
-@dataclass(frozen=True, slots=True)
-class TaizhouState(VariantState):
-    """熟 kinds (5.2), seats that threw a 得 (5.1), and the last discard for 包三家 (5.5)."""
+class TaizhouState(NamedTuple):
+    """熟 kinds (5.2), seats that threw a 得 (5.1), and the last discard for 包三家 (5.5); a
+    NamedTuple (a VariantState): made at every discard, so it must be cheap to build."""
 
     known: frozenset[int] = frozenset()
     no_win: frozenset[int] = frozenset()
@@ -191,7 +190,9 @@ class TaizhouRules(BaseRules):
 
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> TaizhouState:
         """Track 熟 kinds, 得 discards and what 包三家 needs about each discard (5.2, 5.5)."""
-        now = _state(view)
+        now = view.variant_state
+        if not isinstance(now, TaizhouState):  # inline: on_event runs at every step
+            now = _START
         if event not in (E_DISCARD, E_KONG):
             return now
         if event == E_KONG and not any(
@@ -232,7 +233,8 @@ class TaizhouRules(BaseRules):
         return out
 
     def _may_win(self, view: HandView, seat: int) -> bool:
-        return seat not in _state(view).no_win
+        st = view.variant_state
+        return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
     def can_self_draw(self, view: HandView, seat: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
