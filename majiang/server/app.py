@@ -1,8 +1,9 @@
 """The FastAPI application of ``majiang serve``: PROTOCOL.md's HTTP calls and ``/ws/{room}``.
 
 Rooms live in memory as ``majiang.server.room.Room`` values, one asyncio lock each; every
-change a room makes is appended to the store (on one writer thread) before its messages are
-queued to the connections, so what a client saw is always stored (PROTOCOL.md 3.5). At start
+change a room makes is appended to the store (on a writer thread, under the room's lock, so a
+room's writes keep their order) before its messages are queued to the connections, so what a
+client saw is always stored (PROTOCOL.md 3.5). At start
 every room in play is rebuilt from its stored log. Abuse limits: a message size limit, a
 per-connection rate limit, a bounded send queue, bounded open rooms per creator address and
 idle rooms dissolved (``Limits``).
@@ -186,19 +187,33 @@ class Handle:
         return len(self.seats) + len(self.spectators)
 
 
+def writer_threads(url: str) -> int:
+    """Writer threads for a store: one for SQLite (one writer at a time holds its lock),
+    several for PostgreSQL, where concurrent commits share WAL flushes (one fsync'd commit is
+    ~3 ms: a single thread would cap the server near 300 actions/s, bench/RESULTS.md)."""
+    return 1 if url.startswith("sqlite") else POSTGRES_WRITERS
+
+
+POSTGRES_WRITERS = 8
+"""Concurrent writes on PostgreSQL (the store's pool holds 5 + 10 overflow connections)."""
+
+
 class Hub:
-    """Every room in memory, the store and its writer thread."""
+    """Every room in memory, the store and its writer threads."""
 
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
         self.rooms: dict[str, Handle] = {}
-        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="majiang-store")
+        self.writer = ThreadPoolExecutor(
+            max_workers=writer_threads(store.url), thread_name_prefix="majiang-store"
+        )
         self.janitor: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """A store write, on the one writer thread (writes stay in order)."""
+        """A store write, on a writer thread. Callers hold the room's lock across its writes
+        (or write a room nobody else knows yet), so each room's writes stay in order."""
         return await asyncio.get_running_loop().run_in_executor(self.writer, partial(fn, *args))
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
