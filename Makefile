@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench bench-engine bench-simulate bench-replay tables mutation clean
+.PHONY: run test lint typecheck unit bench bench-engine bench-simulate bench-replay bench-server tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,12 @@ bench-simulate: $(STAMP)
 
 bench-replay: $(STAMP)
 	$(BIN)/python bench/bench_replay.py --markdown bench/RESULTS.md
+
+# majiang serve under N tables of four WebSocket players, beside a bare echo server (~10 min;
+# BENCH_SERVER_ARGS="--quick" for ~1 min, "--db postgresql+psycopg://..." for PostgreSQL).
+BENCH_SERVER_ARGS ?=
+bench-server: $(STAMP)
+	$(BIN)/python bench/bench_server.py --markdown bench/RESULTS.md $(BENCH_SERVER_ARGS)
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py
