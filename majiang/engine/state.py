@@ -16,7 +16,7 @@ from operator import mul
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
 from majiang.observation import Observation, observe
-from majiang.rules.base import Variant, score_position
+from majiang.rules.base import BaseRules, Variant, score_position
 from majiang.scoring import Item
 from majiang.tiles import Tile, format_tiles
 from majiang.values import (
@@ -70,6 +70,13 @@ E_DRAW = Event.DRAW
 E_KONG = Event.KONG
 O_DRAW = Outcome.DRAW
 O_WIN = Outcome.WIN
+
+
+def _overrides(hooks: type, name: str) -> bool:
+    """Does a variant's hook class replace BaseRules' default ``name``? The engine skips
+    calling a default that changes nothing (no state to follow, nothing to filter)."""
+    return getattr(hooks, name, None) is not getattr(BaseRules, name)
+
 
 _SINGLES = tuple((t,) for t in range(34))
 _OTHERS = tuple(tuple(s for s in range(4) if s != seat) for seat in range(4))
@@ -152,6 +159,11 @@ class HandState:
         self.variant_state: VariantState | None = None
         """The variant's own state, as its ``start`` / ``on_event`` hooks returned it."""
         self.variant_state = self.rules.start(self)
+        hooks = type(self.rules)
+        self._follows = _overrides(hooks, "on_event")
+        self._filters_turn = _overrides(hooks, "filter_turn")
+        self._filters_claims = _overrides(hooks, "filter_claims")
+        self._limits_self_draw = _overrides(hooks, "can_self_draw")
 
     def _replace_dealt_flowers(self) -> None:
         """D48: from the dealer in turn order, each seat replaces its flowers from the back.
@@ -215,7 +227,7 @@ class HandState:
         the open window, whether or not it can claim (its only choice may be pass)."""
         if self.result_ is not None:
             return []
-        if self.phase == P_TURN:
+        if self.phase is P_TURN:
             if self.first_turn:
                 return [self.current, *self._instant_seats()]
             return [self.current]
@@ -234,7 +246,7 @@ class HandState:
         """Other seats that may declare an instant win (D56), on their own tiles only:
         before the dealer's first discard. Whether the dealer has one of his own is
         hidden from them, so it is settled after a declaration (the "declare" window)."""
-        if not self.first_turn or self.phase != P_TURN:
+        if not self.first_turn or self.phase is not P_TURN:
             return []
         return [
             s
@@ -253,13 +265,13 @@ class HandState:
         allowed); a function of what the seat may know (DESIGN.md, information sets)."""
         if type(seat) is not int:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
-        if self.phase == P_TURN and seat == self.current and self.result_ is None:
+        if self.phase is P_TURN and seat == self.current and self.result_ is None:
             return list(self._turn_actions(seat))
         if not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         if self.result_ is not None:
             return []
-        if self.phase == P_TURN:
+        if self.phase is P_TURN:
             return [_HU[seat], _PASS[seat]] if seat in self._instant_seats() else []
         if seat in self.window_seats and seat not in self.decisions:
             opts = self.window_options.get(seat)
@@ -276,17 +288,18 @@ class HandState:
             self.can_win_now
             and self.drawn is not None
             and self._complete(seat, None)
-            and self.rules.can_self_draw(self, seat)
+            and (not self._limits_self_draw or self.rules.can_self_draw(self, seat))
         ) or (self.first_turn and self.rules.instant_win(self, seat)):
             out.append(_HU[seat])
         if self.final_turn:
             out.append(_PASS[seat])  # RULES.md 3.2: the last tile is not discarded
             self._turn_cache = out
             return out
-        if self.live >= self.variant.kong_min_live:
+        if self.hi - self.lo >= self.variant.kong_min_live:
             out.extend(self._own_kongs(seat))
         out.extend(compress(_DISCARDS[seat], c))
-        out = self.rules.filter_turn(self, seat, out)
+        if self._filters_turn:
+            out = self.rules.filter_turn(self, seat, out)
         self._turn_cache = out
         return out
 
@@ -402,7 +415,7 @@ class HandState:
             self.history.append(action)
             self._end_escape(seat)
             return
-        if self.phase == P_TURN:
+        if self.phase is P_TURN:
             if seat != self.current:
                 if seat in self._instant_seats() and action in (_HU[seat], _PASS[seat]):
                     self.history.append(action)
@@ -424,7 +437,7 @@ class HandState:
             self._apply_turn(action)
             return
         if seat not in self.window_seats:
-            if seat == self.window_from and self.phase != P_DECLARE:
+            if seat == self.window_from and self.phase is not P_DECLARE:
                 raise IllegalActionError(f"seat {seat} cannot claim its own tile")
             raise IllegalActionError(f"seat {seat} has nothing to decide in this window")
         if seat in self.decisions:
@@ -453,11 +466,11 @@ class HandState:
         instead of asking a bot (or a person) to pass; a window nobody can claim in then
         resolves at once. Does nothing outside a window.
         """
-        if self.phase == P_TURN or self.result_ is not None:
+        if self.phase is P_TURN or self.result_ is not None:
             return
         opts = self.window_options
         decisions = self.decisions
-        if not opts and not decisions and self.phase == P_CLAIM:
+        if not opts and not decisions and self.phase is P_CLAIM:
             # nobody can claim: the window resolves as every seat passed (the common case)
             source = self.window_from
             assert source is not None
@@ -475,7 +488,7 @@ class HandState:
 
     def close_window(self) -> None:
         """Every seat that has not decided passes; the window is then resolved."""
-        if self.phase != P_TURN and self.result_ is None:
+        if self.phase is not P_TURN and self.result_ is None:
             for s in self.window_seats:
                 self.decisions.setdefault(s, _PASS[s])
             self._turn_cache = None
@@ -503,12 +516,12 @@ class HandState:
         ):
             return f"seat {action.seat} does not hold{t}"
         if action.type == A_HU:
-            if self.phase == P_TURN and not self.can_win_now:
+            if self.phase is P_TURN and not self.can_win_now:
                 return f"seat {action.seat} may not win right after a chi or peng (RULES.md D5)"
             return f"seat {action.seat} has no winning hand here"
         if action.type == A_KONG and self.live < self.variant.kong_min_live:
             return f"no kong with R = {self.live}: a replacement tile must exist"
-        if action.type in ("chi", "peng", "kong") and self.phase != P_TURN:
+        if action.type in ("chi", "peng", "kong") and self.phase is not P_TURN:
             return f"seat {action.seat} cannot {action.type}{t} on this tile"
         return f"{action.type}{t} is not legal for seat {action.seat} now"
 
@@ -547,7 +560,8 @@ class HandState:
                 meld = Meld(M_KONG_CONCEALED, (t,) * 4, wilds=wilds)
                 self.melds[seat].append(meld)
                 self.kongs.append((meld, seat))
-                self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
+                if self._follows:
+                    self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
                 self._back_draw(seat, meld)
                 return
             assert peng_idx is not None
@@ -557,7 +571,8 @@ class HandState:
             meld = Meld(M_KONG_ADDED, (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild)
             self.melds[seat][peng_idx] = meld
             self.pending_kong = meld
-            self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
+            if self._follows:
+                self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
             if self.variant.rob_added_kong:
                 # every other seat decides, whether or not it can rob: who can is hidden
                 self._open_window(P_ROB, seat, t, self._robbers(seat, t))
@@ -578,7 +593,8 @@ class HandState:
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
-        self.variant_state = self.rules.on_event(self, E_DISCARD, seat, t)
+        if self._follows:
+            self.variant_state = self.rules.on_event(self, E_DISCARD, seat, t)
         self.window_options = self._claim_options(seat, t)  # sets window_from, window_tile
         self.window_seats = _OTHERS[seat]
         self.decisions = {}
@@ -629,7 +645,7 @@ class HandState:
                 acts.append(_HU[s])
             if self.concealed[s][t] >= 2 or self.meld_wilds or s == chi_seat:
                 acts += self._meld_claims(s, discarder, t, claims)
-            if acts:
+            if acts and self._filters_claims:
                 acts = self.rules.filter_claims(self, s, discarder, t, acts)
             if acts:
                 acts.append(_PASS[s])
@@ -686,7 +702,7 @@ class HandState:
         self.window_from = source
         self.window_tile = t
         self.window_options = options
-        self.window_seats = _OTHERS[source] if phase != P_DECLARE else (self.dealer,)
+        self.window_seats = _OTHERS[source] if phase is not P_DECLARE else (self.dealer,)
         self.decisions = {}
 
     def _declare_instant(self, seat: int) -> None:
@@ -707,7 +723,7 @@ class HandState:
         self.window_options = {}
         self.window_seats = ()
         self.decisions = {}
-        if phase == P_DECLARE:
+        if phase is P_DECLARE:
             if claims:
                 drawn = self.drawn
                 tile = drawn if drawn is not None else self.hand_tiles(self.dealer)[-1]
@@ -716,7 +732,7 @@ class HandState:
                 self._end_win(WinInfo(source, W_INSTANT, self.hand_tiles(source)[-1], None))
             return
         assert t is not None
-        if phase == P_ROB:
+        if phase is P_ROB:
             self._note_missed(offered, claims, t)
             robbers = [a for a in claims if a.type == A_HU]
             if robbers:
@@ -757,7 +773,8 @@ class HandState:
             self.kongs.append((meld, s))
             self.seat_log[s].append("K")
             self._clear_missed(s, "claim")
-            self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
+            if self._follows:
+                self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
             self._back_draw(s, meld)
             return
         for x in used or (t, t):
@@ -771,7 +788,8 @@ class HandState:
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
         self.after_kong = None
         self._clear_missed(s, "claim")
-        self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
+        if self._follows:
+            self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
 
     def _chi_sequence(self, t: int, used: tuple[int, ...]) -> tuple[int, ...]:
         """The three kinds a chi stands for: the lowest sequence fitting its natural tiles."""
@@ -807,7 +825,7 @@ class HandState:
 
     def _next_draw(self, discarder: int) -> None:
         seat = (discarder + 1) % 4
-        if self.live <= self.variant.draw_end_live:
+        if self.hi - self.lo <= self.variant.draw_end_live:
             self._end_draw()
             return
         t = self.wall[self.lo]
@@ -841,10 +859,12 @@ class HandState:
         self.after_kong = kong
         self.seat_log[seat].append("D")
         self._clear_missed(seat, "draw")
-        self.last_turn = self.live <= self.variant.claim_end_live
+        live = self.hi - self.lo
+        self.last_turn = live <= self.variant.claim_end_live
         final = self.variant.final_live
-        self.final_turn = final is not None and self.live <= final
-        self.variant_state = self.rules.on_event(self, E_DRAW, seat, t)
+        self.final_turn = final is not None and live <= final
+        if self._follows:
+            self.variant_state = self.rules.on_event(self, E_DRAW, seat, t)
 
     # -- endings -----------------------------------------------------------------
     def _end_win(self, win: WinInfo) -> None:

@@ -202,8 +202,10 @@ class TaizhouRules(BaseRules):
         known = now.known
         raw = tile not in known
         held = view.concealed[seat]  # the hand just before the discard is this + tile
-        holds_known = any(held[k] or k == tile for k in known if k != view.wild)
-        sheng_ok = raw and holds_known and view.live <= SHENG_LIVE
+        # 生牌 (5.2): a raw tile thrown in the last SHENG_LIVE tiles by a seat that held a
+        # 熟 (already seen) one; raw means the tile itself is not 熟, so only held ones count
+        wild = view.wild
+        sheng_ok = raw and view.live <= SHENG_LIVE and any(held[k] for k in known if k != wild)
         shanten_after = 0
         if tile in (GREEN, RED):
             after = view.hand_tiles(seat)
@@ -241,11 +243,8 @@ class TaizhouRules(BaseRules):
         return self._may_win(view, seat)
 
     def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
-        """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(view, seat)
-
-    def can_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
-        """A seat that discarded a 得 cannot win (5.1)."""
+        """A seat that discarded a 得 cannot win (5.1); checked before the shape, and all a
+        discard win needs here (the default ``can_win_on_discard`` allows the rest)."""
         return self._may_win(view, seat)
 
     def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
