@@ -681,10 +681,16 @@ def test_rooms_per_address_are_bounded(tmp_path: Path) -> None:
         s.stop()
 
 
-def test_serve_names_a_bad_database_in_one_line() -> None:
-    out = subprocess.run(
-        [str(MAJIANG), "serve", "--db", "nope://x"], capture_output=True, text=True, timeout=60,
-        env={**os.environ, "MAJIANG_DB": ""},
-    )  # fmt: skip
-    assert out.returncode == 2
-    assert out.stderr.count("\n") == 1 and "nope://x" in out.stderr
+def test_serve_names_a_bad_database_or_a_busy_port_in_one_line(
+    server: Server, tmp_path: Path
+) -> None:
+    env = {**os.environ, "MAJIANG_DB": ""}
+    for args, words in (
+        (["--db", "nope://x"], ["nope://x"]),
+        (["--port", str(server.port), "--db", f"sqlite:///{tmp_path / 'x.db'}"], ["in use"]),
+    ):
+        out = subprocess.run(
+            [str(MAJIANG), "serve", *args], capture_output=True, text=True, timeout=60, env=env
+        )
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.count("\n") == 1 and all(w in out.stderr for w in words), out.stderr

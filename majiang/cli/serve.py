@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 from typing import Any
 
@@ -33,6 +34,17 @@ def add_parser(sub: Any) -> None:
     )
 
 
+def _check_port(host: str, port: int) -> None:
+    """A port already in use is a one-line error before anything starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            raise MajiangError(f"cannot listen on {host}:{port}: {err.strerror}") from None
+
+
 def main(args: argparse.Namespace) -> int:
     """Open the store (a bad URL is a one-line error), print the URL, serve until stopped."""
     try:
@@ -43,6 +55,7 @@ def main(args: argparse.Namespace) -> int:
     except ImportError as err:
         need = "majiang serve needs the extra web: pip install 'majiang[web]'"
         raise MajiangError(f"{need} ({err})") from None
+    _check_port(args.host, args.port)
     url = args.db or os.environ.get("MAJIANG_DB") or None
     store = Store(url)  # StoreError (a MajiangError): one line, exit 2
     limits = Limits()
