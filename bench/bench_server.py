@@ -771,12 +771,13 @@ def report(results: dict[str, tuple[list[Step], str]], args: argparse.Namespace)
         busiest = max(steps, key=lambda s: s.actions, default=None)
         if busiest is not None and busiest.actions:
             ms = cpu_ms(busiest)
-            per_table = busiest.actions / busiest.seconds / busiest.tables
+            first = steps[0]
+            per_table = first.actions / first.seconds / first.tables
             lines.append(
                 f"- {kind}: server CPU per action at N={busiest.tables:,}: {ms:.2f} ms, so its "
                 f"one process would use a whole core near {1000 / ms:,.0f} actions/s, "
                 f"{1000 / ms / per_table:,.0f} tables at the {per_table:.2f} actions/s per "
-                f"table measured (latency grows well before that)"
+                f"table of the first step (latency grows well before that)"
             )
     if best.get("echo") and "majiang" in best:
         lines.append(
@@ -794,8 +795,8 @@ def report(results: dict[str, tuple[list[Step], str]], args: argparse.Namespace)
         if sizes:
             lines.append(f"- {kind} mean message size received: {sum(sizes) / len(sizes):,.0f} B")
         if tail:
-            first = tail.splitlines()[-1][:200]
-            lines.append(f"- {kind} server stderr (last line): `{first}`")
+            last = tail.splitlines()[-1][:200]
+            lines.append(f"- {kind} server stderr (last line): `{last}`")
     return "\n".join(lines) + "\n"
 
 
