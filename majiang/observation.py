@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
 from typing import Protocol
 
 from majiang.tiles import Tile, format_tiles
@@ -145,6 +144,10 @@ class Observable(Protocol):
     or the reserved tiles.
     """
 
+    def hand_tiles(self, seat: int) -> list[int]:
+        """``seat``'s concealed tiles, ascending."""
+        ...
+
     @property
     def variant_id(self) -> str:
         """The variant's FORMAT.md id."""
@@ -235,31 +238,47 @@ class Observable(Protocol):
         ...
 
 
+_TURN = Phase.TURN  # module globals: CPython 3.11 looks enum members up slowly
+_CONCEALED = MeldKind.KONG_CONCEALED
+
+
+def _melds(melds: Sequence[Sequence[Meld]], seat: int) -> tuple[tuple[MeldView, ...], ...]:
+    """Every seat's melds as ``seat`` sees them: another seat's concealed kong face down."""
+    out: list[tuple[MeldView, ...]] = []
+    for s, ms in enumerate(melds):
+        if not ms:
+            out.append(())
+            continue
+        out.append(
+            tuple(
+                [
+                    MeldView(m.kind, m.tiles, m.source, m.wilds)
+                    if s == seat or m.kind != _CONCEALED
+                    else MeldView(m.kind, (), m.source)
+                    for m in ms
+                ]
+            )
+        )
+    return tuple(out)
+
+
 def observe(state: Observable, seat: int) -> Observation:
     """``seat``'s observation of ``state`` (the caller validates ``seat``)."""
-    turn = state.phase == Phase.TURN
+    turn = state.phase is _TURN
     return Observation(
         variant=state.variant_id,
         options=dict(state.options),
         seat=seat,
         dealer=state.dealer,
         counters=dict(state.counters),
-        hand=tuple(chain.from_iterable(repeat(t, n) for t, n in enumerate(state.concealed[seat]))),
+        hand=tuple(state.hand_tiles(seat)),
         drawn=state.drawn if turn and state.current == seat else None,
-        melds=tuple(
-            tuple(
-                MeldView(m.kind, m.tiles, m.source, m.wilds)
-                if s == seat or m.kind != MeldKind.KONG_CONCEALED
-                else MeldView(m.kind, (), m.source)
-                for m in ms
-            )
-            for s, ms in enumerate(state.melds)
-        ),
-        discards=tuple(tuple(d) for d in state.discards),
-        hand_sizes=tuple(sum(c) for c in state.concealed),
-        flowers=tuple(tuple(f) for f in state.flowers),
+        melds=_melds(state.melds, seat),
+        discards=tuple(map(tuple, state.discards)),
+        hand_sizes=tuple(map(sum, state.concealed)),
+        flowers=tuple(map(tuple, state.flowers)),
         wild=state.wild,
-        revealed=dict(state.revealed),
+        revealed=state.revealed,
         variant_state={} if state.variant_state is None else state.variant_state.public(),
         live=state.live,
         phase=state.phase,

@@ -159,6 +159,9 @@ class HandState:
         self.variant_state: VariantState | None = None
         """The variant's own state, as its ``start`` / ``on_event`` hooks returned it."""
         self.variant_state = self.rules.start(self)
+        self._revealed = {
+            p: t for p, t in self.reserved.items() if variant.reserved_purpose(p).shown == "deal"
+        }
         hooks = type(self.rules)
         self._follows = _overrides(hooks, "on_event")
         self._filters_turn = _overrides(hooks, "filter_turn")
@@ -900,11 +903,7 @@ class HandState:
     def revealed(self) -> dict[str, tuple[int, ...]]:
         """Reserved tiles every seat sees from the deal on: the purposes the variant shows
         at the deal (a flipped wild indicator); horses and birds show in the result."""
-        return {
-            p: t
-            for p, t in self.reserved.items()
-            if self.variant.reserved_purpose(p).shown == "deal"
-        }
+        return dict(self._revealed)
 
     @property
     def variant_id(self) -> str:
