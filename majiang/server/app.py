@@ -379,6 +379,8 @@ def _validation_message(err: ValidationError | RequestValidationError) -> str:
     parts = []
     for e in err.errors():
         where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body",))
+        if e.get("type") == "json_invalid":  # its loc is a character position: name the body
+            where = "body"
         parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
     return "; ".join(parts)
 
@@ -438,6 +440,8 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # a body Starlette cannot read (not UTF-8): a bad body
+            return _error(422, "invalid", "body: not JSON text")
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http")
         return _error(exc.status_code, code, str(exc.detail))
 
