@@ -44,7 +44,7 @@ from majiang.rules import (
     unregister,
     validate_variant,
 )
-from majiang.rules.base import Option, Reserved, Restriction, Rules, Variant
+from majiang.rules.base import BaseRules, Option, Reserved, Restriction, Rules, Variant
 from majiang.rules.view import HandView
 from majiang.testing import check_variant, option_grid
 from majiang.values import JSON, Action, ActionType, Event, VariantState, WinInfo, WinType
@@ -297,6 +297,29 @@ def test_a_claim_breaks_the_follow(example: Variant) -> None:
         "follow_count": 1,
         "follow_broken": True,
     }
+
+
+class _KeepsItsState(ExampleRules):
+    """The example following nothing: its on_event is BaseRules' default."""
+
+    def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> FollowState:
+        """Whatever BaseRules.on_event gives (the state as it is)."""
+        kept = BaseRules.on_event(self, view, event, seat, tile)
+        assert isinstance(kept, FollowState)
+        return kept
+
+
+def test_the_default_on_event_keeps_the_state() -> None:
+    """docs/adding-a-variant.md (the hook table): on_event's default returns
+    ``view.variant_state``, so a variant that follows nothing keeps its state as ``start``
+    made it, through discards and claims alike."""
+    hands = ["1112345677899m9p", "378p147s1234567z", "14p2569s1234567z", "258p368s1234567z"]
+    deal = partial_deal(hands, draws="9s 1s 4p")
+    with registered(dataclasses.replace(EXAMPLE, id="keeps", rules=_KeepsItsState())):
+        state = new_state("keeps", deal, options={}, start={"dealer": 0})
+        run(state, [(0, "discard", "9p"), (1, "chi", None, "78p")], to_action=record_action)
+        assert isinstance(state.variant_state, FollowState)
+        assert state.observation(3).variant_state == FollowState().public()
 
 
 # -- registering -----------------------------------------------------------------------
