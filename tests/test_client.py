@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import os
 import random
 import subprocess
 from collections.abc import Iterator
@@ -74,6 +75,10 @@ async def play_seat(client: Client, hands: int, seed: int) -> list[str]:
     problems: list[str] = []
     tracked = copy.deepcopy(client.view)
     n = 0
+    if client.settled:  # a decision in the snapshot taken on connecting
+        observation = client.observation()
+        assert observation is not None
+        await client.act(bot.act(observation, client.legal))
     async for msg in client:
         n += 1
         if msg.type == "snapshot" and msg.data["view"] != tracked:
@@ -245,7 +250,7 @@ def test_bot_errors_are_one_line(server: Server) -> None:
         (["--server", server.http, "--room", "12ab"], "6 digits"),
         (["--server", server.http, "--room", "000000"], "(not_found)"),
         (["--server", server.http, "--room", room], "(room_full)"),
-        (["--server", server.http, "--room", room, "--seat-token", "nope"], "(bad_token)"),
+        (["--server", server.http, "--room", room, "--seat-token=-nope"], "(bad_token)"),
     ]
     for args, why in cases:
         done = majiang("bot", *args)
@@ -318,3 +323,55 @@ def test_client_calls_errors_and_a_spectator(server: Server) -> None:
         assert caught.value.code == "bad_token"
 
     asyncio.run(main())
+
+
+def test_a_bot_gets_back_in_after_the_server_is_killed_and_restarted(tmp_path: Path) -> None:
+    """SIGKILL the server mid-hand (it waits on the client's decision), start it again on the
+    same database: the client reconnects, `majiang bot` gets back in by itself, and the
+    match ends with the totals the record replays to."""
+    server = Server(f"sqlite:///{tmp_path / 'rooms.db'}").start()
+    try:
+
+        async def main() -> tuple[Client, str, subprocess.Popen[str]]:
+            bots = {"2": "greedy", "3": "greedy"}
+            seat = await create_room(server.http, "hainan", hands=2, bots=bots, turn_seconds=0)
+            cmd = [str(MAJIANG), "bot", "--server", server.http, "--room", seat.room]
+            cmd += ["--seed", "3"]
+            env = {**os.environ, "MAJIANG_SEAT_TOKEN": seat.token}
+            bot = subprocess.Popen(
+                cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+            )
+            joined = await join_room(server.http, seat.room, "Bo")
+            client = await Client(server.http, seat.room, joined.token).connect()
+            await client.ready()
+            greedy = make_bot("greedy", random.Random(1))
+            decisions = 0
+            while decisions < 3 or not client.settled:
+                await client.recv(timeout=TIMEOUT)
+                observation = client.observation() if client.settled else None
+                if observation is not None and decisions < 3:
+                    await client.act(greedy.act(observation, client.legal))
+                    decisions += 1
+            before = client.seq
+            server.stop(kill=True)  # the room waits on this client's decision: mid-hand
+            with pytest.raises(ClientError) as caught:
+                while True:
+                    await client.recv(timeout=TIMEOUT)
+            assert caught.value.code == "disconnected"
+            server.start()
+            await client.reconnect()
+            assert client.seq == before and client.settled
+            assert await asyncio.wait_for(play_seat(client, 2, 1), 2 * TIMEOUT) == []
+            await client.close()
+            return client, seat.room, bot
+
+        client, room, bot = asyncio.run(main())
+        out, err = bot.communicate(timeout=TIMEOUT)
+        assert bot.returncode == 0, err
+        totals = "  ".join(f"S{s} {t:+d}" for s, t in enumerate(client.totals))
+        assert out.splitlines()[-1] == f"totals  {totals}  (hands)"
+        assert len(out.splitlines()) == 4
+        record = asyncio.run(fetch_record(server.http, room))
+        assert replay(record)["totals"] == list(client.totals)
+    finally:
+        server.stop()

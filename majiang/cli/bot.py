@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 from typing import IO, TYPE_CHECKING, Any
@@ -45,7 +46,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--name", default=None, help="the seat's name (default: BOT bot)")
     p.add_argument(
-        "--seat-token", default=None, help="play a seat already taken, by its token (no join)"
+        "--seat-token",
+        default=None,
+        metavar="TOKEN",
+        help="play a seat already taken, by its token, instead of joining; write "
+        "--seat-token=TOKEN (a token may begin with '-'), or set MAJIANG_SEAT_TOKEN, which "
+        "keeps it out of the process list",
     )
     p.add_argument("--seed", type=int, default=None, help="the bot's random seed")
     p.add_argument(
@@ -80,7 +86,7 @@ async def run(args: argparse.Namespace, out: IO[str]) -> int:
     from majiang.bots import make_bot
     from majiang.client import Client, ClientError, join_room
 
-    token = args.seat_token
+    token = args.seat_token or os.environ.get("MAJIANG_SEAT_TOKEN") or None
     if token is None:
         token = (await join_room(args.server, args.room, args.name or f"{args.bot} bot")).token
     client = Client(args.server, args.room, token)
