@@ -75,6 +75,8 @@ def hand_line(hand: HandEnd, hands: int) -> str:
         what = "drawn"
     check = hand.check()
     fair = "deal ok" if check.ok else "DEAL MISMATCH: " + check.problem
+    if check.ok and check.source != "hand_start":
+        fair += " (against hand_end's own commitment: this seat did not see the hand start)"
     deltas = " ".join(f"{d:+d}" for d in hand.deltas)
     totals = " ".join(f"{t:+d}" for t in hand.totals)
     return f"hand {n}/{hands}: {what}; deltas {deltas}; totals {totals}; {fair}"
@@ -101,7 +103,7 @@ async def run(args: argparse.Namespace, out: IO[str]) -> int:
     print(f"room {args.room} seat {client.seat} ({args.bot})", file=out, flush=True)
     mismatches = 0
     try:
-        await _ready_if_waiting(client)
+        await _resume(client)
         while client.match_end is None:
             observation = client.observation() if client.settled else None
             if observation is not None:
@@ -116,7 +118,7 @@ async def run(args: argparse.Namespace, out: IO[str]) -> int:
                 if err.code != "disconnected" or client.close_code in (1000, 4000, 4401, 4404):
                     raise
                 await _reconnect(client)
-                await _ready_if_waiting(client)
+                await _resume(client)
                 continue
             if msg.error is not None:
                 if msg.error.code == "rate_limited":
@@ -136,6 +138,8 @@ async def run(args: argparse.Namespace, out: IO[str]) -> int:
                 ev = msg.event
                 if ev.get("type") == "auto" and ev.get("seat") == client.seat and ev.get("on"):
                     await client.auto(False)  # put on 托管 by a timeout: play again
+                    if client.view is None:  # between hands: off 托管 is not ready
+                        await client.ready()
     finally:
         await client.close()
     end = client.match_end
@@ -145,9 +149,12 @@ async def run(args: argparse.Namespace, out: IO[str]) -> int:
     return 1 if mismatches else 0
 
 
-async def _ready_if_waiting(client: Client) -> None:
-    """Between hands (or before the start) a seat not yet ready sends ``ready``."""
+async def _resume(client: Client) -> None:
+    """After connecting: turn 托管 off if it is on; between hands (or before the start) a
+    seat not yet ready sends ``ready``."""
     room: Any = client.room
+    if room["seats"][client.seat]["auto"]:
+        await client.auto(False)
     waiting = room["status"] in ("waiting", "playing") and client.view is None
     if waiting and not room["seats"][client.seat]["ready"]:
         await client.ready()
