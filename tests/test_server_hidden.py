@@ -12,7 +12,9 @@ The twin deal is built from a played hand: a hidden place goes into the shuffled
 if its tile stays hidden from ``s`` until ``hand_end`` (a tile another seat keeps in its hand
 throughout, an undrawn wall tile, an unshown reserved tile), so the same decisions stay legal
 in the twin. Where a seat's decision still cannot be made there (a win that needs its
-tiles), that seat's tiles are kept as they were and the twin is dealt again.
+tiles), that seat's tiles are kept as they were and the twin is dealt again. The clock
+stands still in both worlds: how long a seat waits is not hidden (while another seat
+decides a claim, the window stays open), only what it is told.
 """
 
 from __future__ import annotations
