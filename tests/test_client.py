@@ -5,8 +5,10 @@ hand's deal matches the commitment its start carried (and a tampered one does no
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import copy
+import io
 import json
 import os
 import random
@@ -375,3 +377,36 @@ def test_a_bot_gets_back_in_after_the_server_is_killed_and_restarted(tmp_path: P
         assert replay(record)["totals"] == list(client.totals)
     finally:
         server.stop()
+
+
+def test_a_bot_taking_a_seat_on_auto_turns_it_off_and_plays(server: Server) -> None:
+    """Seat 0 lets a decision time out (托管 on); `majiang bot` (its code, in process) takes
+    the seat by its token, turns 托管 off and plays the rest of the match."""
+    from majiang.cli.bot import run
+
+    async def main() -> tuple[int, str, dict[str, Any], list[str]]:
+        bots = {"2": "greedy", "3": "greedy"}
+        seat = await create_room(server.http, "hongzhong", hands=3, bots=bots, turn_seconds=1)
+        joined = await join_room(server.http, seat.room, "Bo")
+        other = await Client(server.http, seat.room, joined.token).connect()
+        await other.ready()
+        playing = asyncio.create_task(play_seat(other, 3, 2))
+        async with Client(server.http, seat.room, seat.token) as idle:
+            await idle.ready()
+            while not idle.room["seats"][0]["auto"]:
+                await idle.recv(timeout=TIMEOUT)
+        out = io.StringIO()
+        args = argparse.Namespace(
+            server=server.http, room=seat.room, seat_token=seat.token, bot="greedy",
+            name=None, seed=1, save_hands=None,
+        )  # fmt: skip
+        code = await asyncio.wait_for(run(args, out), 2 * TIMEOUT)
+        problems = await playing
+        await other.close()
+        return code, out.getvalue(), await room_state(server.http, seat.room), problems
+
+    code, out, state, problems = asyncio.run(main())
+    assert code == 0 and problems == []
+    lines = out.splitlines()
+    assert lines[0].endswith("seat 0 (greedy)") and lines[-1].endswith("(hands)")
+    assert state["status"] == "finished" and state["seats"][0]["auto"] is False
