@@ -27,6 +27,8 @@ from recordkit import (
     replay_one,
     run,
     t,
+    tsumogiri_step,
+    tsumogiri_until,
 )
 
 from majiang.engine.match import Match
@@ -297,6 +299,26 @@ def test_a_claim_breaks_the_follow(example: Variant) -> None:
         "follow_count": 1,
         "follow_broken": True,
     }
+
+
+def test_the_wall_end_defaults(example: Variant) -> None:
+    """The example keeps the defaults of docs/adding-a-variant.md: kong_min_live 1,
+    claim_end_live 0, draw_end_live 0. R starts at 136 - 53 = 83; with nothing claimed,
+    draw k goes to seat k mod 4: draw 82 (R = 1) to S2, draw 83 (R = 0) to S3."""
+    hands = ["", "666p88s", "7777s8s", "5555m6p"]
+    state = new_state("example", partial_deal(hands), options={}, start={"dealer": 0})
+    assert state.live == 83
+    tsumogiri_until(state, 1)
+    assert state.current == 2 and "S2 kong 7s" in {str(a) for a in state.legal_actions(2)}
+    trial = state.clone()
+    trial.apply(Action(2, ActionType.DISCARD, t("8s")))  # R = 1: its discard may be claimed
+    assert Action(1, ActionType.PENG) in trial.legal_actions(1)
+    tsumogiri_step(state)  # nobody claims S2's drawn tile; S3 draws the last tile
+    assert state.current == 3 and state.live == 0
+    assert not any(a.type == ActionType.KONG for a in state.legal_actions(3))  # no replacement
+    state.apply(Action(3, ActionType.DISCARD, t("6p")))  # only a win could claim it: none
+    state.auto_pass()
+    assert state.is_terminal() and state.result().win is None
 
 
 class _KeepsItsState(ExampleRules):

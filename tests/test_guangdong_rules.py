@@ -1423,6 +1423,12 @@ def test_declared_names_are_found_and_unknown_ids_refused() -> None:
         assert GUANGDONG.term(ident)[0] and GUANGDONG.term(ident)[1]
     with pytest.raises(OptionError, match="declares no name for 'nope'"):
         GUANGDONG.term("nope")
+    # the reserved horses (RULES.md 1.2) are named and declared too
+    horses = GUANGDONG.reserved_purpose("horses")
+    assert (horses.id, horses.shown) == ("horses", "win")  # face down until settlement
+    assert GUANGDONG.term("horses") == (horses.zh, horses.en) == ("马牌", "horses")
+    with pytest.raises(OptionError, match="sets no tiles aside for 'birds'"):
+        GUANGDONG.reserved_purpose("birds")
     for r in GUANGDONG.restrictions:
         assert GUANGDONG.restriction(r.id) is r
     with pytest.raises(OptionError, match="declares no restriction 'nope'"):
