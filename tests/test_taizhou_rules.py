@@ -1321,6 +1321,32 @@ def test_baosanjia_dragon_not_at_shanten_1() -> None:
     assert h["deltas"] == [-6, 12, -3, -3]
 
 
+def test_baosanjia_dragon_on_a_robbed_kong_at_shanten_2() -> None:
+    # RULES.md 5.5 trigger 3 on a robbing win, where the added-kong tile counts as B's
+    # discard: S2 pengs S0's 7z, later draws the 4th 7z and adds it, holding 147m 147p
+    # 258s 3z (shanten >= 2). S1 (123m 456p 789s 11s + two 得 5z) robs it: 7z with the two
+    # 得 is an exposed triplet. 胡 10 + 4 = 14; 番 two_wilds + rob_kong + red_pung = 3 ->
+    # 112. S2 pays S1's ceil(11.2) = 12 (for S0) + ceil(5.6) = 6 (for S2) + 6 (for S3).
+    h = play(
+        ["*7z", "123m456p789s11s5z5z", "77z147m147p258s34z", "*"],
+        [
+            (0, "discard", "7z"),
+            (2, "peng"),
+            (2, "discard", "4z"),
+            (3, "discard", "8p"),
+            (0, "discard", "6p"),
+            (1, "discard", "9m"),
+            (2, "kong", "7z"),
+            (1, "hu"),
+        ],
+        draws="8p 6p 9m 7z",
+    )
+    assert (h["winner"], h["from"], h["win_type"]) == (1, 2, "rob_kong")
+    assert h["patterns"] == ["two_wilds", "rob_kong", "red_pung"]
+    assert {i["kind"] for i in h["items"]} == {"baosanjia"}
+    assert h["deltas"] == [0, 24, -24, 0]
+
+
 def test_baosanjia_liable_seat_pays_every_payment() -> None:
     # S0 discards 1z, which S2 pengs (111z: 4 牌点, 1z is not S2's wind); S0 later throws
     # 7z at shanten 2. S0 is liable: 牌点 0 and pays S1's 6 + 3 + 3 and S2's
