@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from recordkit import new_state, partial_deal
 
 from majiang.bots import GreedyBot, play_hand
 from majiang.engine.match import Match
@@ -107,6 +108,22 @@ def test_score_position_refuses_a_position_built_under_other_options() -> None:
     win = WinInfo(0, WinType.SELF_DRAW, 0, None)
     with pytest.raises(OptionError, match="other options"):
         score_position(state.variant, {**state.options, "horses": False}, pos, win)
+
+
+def test_a_position_counts_declared_melds_in_full_hand() -> None:
+    # S1 konges S0's 5m: its full hand is its 11 concealed tiles (10 + the replacement) plus
+    # the kong counted as three 5m, as the engine counts it (issue 14: a position that
+    # dropped or miscounted its melds would score a different hand).
+    hands = ["17m17p17s1234567z 5m", "555m123p456p789s", "", ""]
+    state = new_state("guangdong", partial_deal(hands), options={"horses": False},
+                      start={"dealer": 0})  # fmt: skip
+    state.apply(Action(0, ActionType.DISCARD, 4))
+    state.apply(Action(1, ActionType.KONG, 4))
+    state.auto_pass()
+    assert state.melds[1][0].kind == MeldKind.KONG_DIRECT
+    pos = Position.of(state)
+    assert pos.full_hand(1) == state.full_hand(1)
+    assert sorted(pos.full_hand(1, 27)) == sorted([*pos.hand_tiles(1), 4, 4, 4, 27])
 
 
 def test_a_position_is_a_frozen_copy_of_the_hand_view() -> None:
