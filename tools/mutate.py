@@ -56,6 +56,9 @@ SEAM = ["tests/test_adding_a_variant.py", "tests/test_values.py"]
 """The registry, its declaration checks and the hooks' defaults, as a variant written outside
 majiang/ uses them (tests/example_variant.py), and the seam's values (Position, rewards, one
 scoring path): run for every module that is not a variant's."""
+DECLARED = ["tests/test_adding_a_variant.py::test_built_in_variants_are_valid_and_stay"]
+"""The project's own check of every built-in declaration (validate_variant): run for the
+variants too, whose declarations (counters, ranges, wall bounds) it reads."""
 SLOW = ["tests/test_adding_a_variant.py::test_check_variant_passes_under_every_option_combination"]
 """Deselected in every run: it plays the conformance suite (about 10 s a mutant)."""
 
@@ -363,11 +366,17 @@ def mutated_source(module: str, index: int) -> str:
 
 # -- running them ---------------------------------------------------------------------------
 def tests_for(module: str) -> list[str]:
-    """The fast tests of a module: its variant's rule tests, the room options, golden, score;
-    for any other module every rule test file and the seam's (registry, hook defaults)."""
+    """The fast tests of a module: its variant's rule tests, the room options, the check of
+    the built-in declarations, golden, score; for any other module every rule test file and
+    the seam's (registry, hook defaults)."""
     name = Path(module).stem
     if module.startswith("majiang/rules/") and name in VARIANTS:
-        return [f"tests/test_{name}_rules.py", "tests/test_room_option_rules.py", *FAST]
+        return [
+            f"tests/test_{name}_rules.py",
+            "tests/test_room_option_rules.py",
+            *DECLARED,
+            *FAST,
+        ]
     return [*ALL_RULE_TESTS, *SEAM, *FAST]
 
 
