@@ -77,15 +77,23 @@ class Table:
 
     def take(self, out: Outcome) -> None:
         self.log += [Stored(seq, kind, json.loads(json.dumps(d))) for seq, kind, d in out.log]
+        now: dict[int, list[dict[str, Any]]] = {k: [] for k in self.listeners}
         for d in out.deliveries:
             message = json.loads(json.dumps(d.message))
             server_message.validate_python(message)
             for k in self.listeners if d.to == EVERYONE else [d.to]:
                 self.trackers[k].feed(message)
                 self.received[k].append(message)
+                now[k].append(message)
         for k in self.listeners:
             snap = self.room.snapshot(None if k == SPECTATORS else k)
             assert self.trackers[k].view == snap["view"]
+            # the decision a seat is left with comes with the last message it got
+            events = [m for m in now[k] if m["type"] == "event"]
+            assert all(m["legal"] == [] and m["deadline"] is None for m in events[:-1]), k
+            if now[k] and now[k][-1]["type"] == "event":
+                assert now[k][-1]["legal"] == snap["legal"], (k, now[k][-1])
+                assert now[k][-1]["deadline"] == snap["deadline"]
 
     def send(self, seat: int, data: dict[str, Any]) -> None:
         self.take(self.room.handle(seat, msg(data)))

@@ -676,12 +676,12 @@ class Room:
         return seat is not None and seat.bot is None and not seat.auto and bool(self._legal(s))
 
     def _legal(self, s: int) -> tuple[Action, ...]:
-        """``s``'s decision now, from its observation; empty when it has none or when its
-        only choice is a pass in a window (auto_pass makes it)."""
+        """``s``'s decision now, the legal actions its observation lists; empty when it has
+        none or when its only choice is a pass in a window (auto_pass makes it)."""
         st = self.state
         if st is None or st.result_ is not None or s not in st.to_act():
             return ()
-        legal = self._observe(s).legal
+        legal = tuple(st.legal_actions(s))  # what observe(s).legal holds, without the rest
         if st.phase in WINDOWS and len(legal) == 1 and legal[0].type == ActionType.PASS:
             return ()
         return legal
@@ -844,9 +844,12 @@ class Room:
         if not events:
             return
         first = self.seq - len(events) + 1
+        last = len(events) - 1
         for i, ev in enumerate(events):
             for s in self._listeners():
-                msg = self._message(ev.private.get(s, ev.public), table, s)
+                # the seat's decision comes with the step's last message (after a kong, with
+                # the replacement draw): before it the seat has seen only part of the step
+                msg = self._message(ev.private.get(s, ev.public), table, s if i == last else None)
                 msg["seq"] = first + i
                 out.send(s, msg)
             spectator = self._message(ev.public, table, None)
