@@ -281,6 +281,9 @@ def test_rob_only_added_kong_not_concealed() -> None:
     assert state.phase == "turn" and state.to_act() == [1]
     assert state.drawn == t("1p")  # the kong stood: S1 made its back draw
     assert legal(state, 2) == set()
+    # the observations follow the melds: face down to the others, face up to S1 (RULES.md 0.6)
+    assert [(m.kind, m.tiles) for m in state.observation(2).melds[1]] == [("kong_concealed", ())]
+    assert state.observation(1).melds[1][0].tiles == (t("5m"),) * 4
     # Added kong: S1 pengs S0's 5m, later draws the 4th 5m and adds it: S2 may rob.
     state = state1([F0 + " 5m", "55m9m1456p456s467z", ROB_S2, F3], draws="6m 6p 4s 5m", tail="1p")
     do(state, 0, "discard", "5m")
@@ -292,6 +295,10 @@ def test_rob_only_added_kong_not_concealed() -> None:
     do(state, 1, "kong", "5m")
     assert state.phase == "rob"
     assert legal(state, 2) == {"S2 hu", "S2 pass"}
+    assert [m.kind for m in state.observation(3).melds[1]] == ["kong_added"]
+    do(state, 2, "hu")
+    # RULES.md D9: the robbed kong is cancelled, and every seat sees the peng again
+    assert [m.kind for m in state.observation(3).melds[1]] == ["peng"]
 
 
 def test_rob_not_direct_kong() -> None:

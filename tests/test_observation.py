@@ -3,8 +3,10 @@ a server sends (docs/observation.md); what is hidden stays out by construction."
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import pickle
 import random
 import re
 from pathlib import Path
@@ -102,6 +104,22 @@ def test_observation_is_frozen() -> None:
     assert all(isinstance(pile, tuple) for pile in (*obs.discards, *obs.flowers, *obs.melds))
 
 
+def test_observation_shares_read_only_options_and_counters() -> None:
+    # Shared with the state rather than copied per observation: neither side can change them.
+    state = kong_then_discard(S2)
+    obs = state.observation(1)
+    with pytest.raises(TypeError):
+        obs.options["horses"] = 8  # type: ignore[index]
+    with pytest.raises(TypeError):
+        obs.counters["lianzhuang"] = 3  # type: ignore[index]
+    assert obs.options == state.options and obs.counters == state.counters
+    # a worker process gets it pickled: an equal value, as read-only
+    back = pickle.loads(pickle.dumps(obs))
+    assert back == obs and copy.deepcopy(obs) == obs
+    with pytest.raises(TypeError):
+        back.options["horses"] = 8  # type: ignore[index]
+
+
 def test_hidden_tiles_and_horses_are_not_in_the_observation() -> None:
     # The two worlds differ in S2's concealed tiles, the live wall and the face-down horse.
     a, b = kong_then_discard(S2, horses="6m"), kong_then_discard(S2_OTHER, horses="9p")
@@ -119,6 +137,9 @@ def test_hidden_tiles_and_horses_are_not_in_the_observation() -> None:
 def public_facts_match(state: HandState, obs: Observation) -> None:
     """Every field of ``obs`` is the state's public fact (or ``seat``'s own)."""
     seat = obs.seat
+    # observe fills the frozen value's fields directly: every field, and nothing else
+    assert list(vars(obs)) == list(Observation.__dataclass_fields__)
+    assert Observation(**vars(obs)) == obs
     assert obs.variant == state.variant.id and obs.options == state.options
     assert (obs.dealer, obs.live, obs.phase, obs.current) == (
         state.dealer,
@@ -136,6 +157,7 @@ def public_facts_match(state: HandState, obs: Observation) -> None:
             hidden = s != seat and m.kind == MeldKind.KONG_CONCEALED
             assert (seen.kind, seen.source) == (m.kind, m.source)
             assert seen.tiles == (() if hidden else m.tiles)
+            assert seen.wilds == (0 if hidden else m.wilds)
     if state.phase == Phase.TURN:
         assert obs.drawn == (state.drawn if seat == state.current else None)
         assert (obs.window_tile, obs.window_from) == (None, None)

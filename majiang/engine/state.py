@@ -12,10 +12,11 @@ import copy
 from collections.abc import Mapping
 from itertools import chain, compress
 from operator import mul
+from types import MappingProxyType
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
-from majiang.observation import Observation, observe
+from majiang.observation import MeldView, Observation, meld_views, observe
 from majiang.rules.base import BaseRules, Variant, score_position
 from majiang.scoring import Item
 from majiang.tiles import Tile, format_tiles
@@ -29,6 +30,7 @@ from majiang.values import (
     Meld,
     MeldKind,
     Options,
+    OptionValue,
     Outcome,
     Phase,
     VariantState,
@@ -99,9 +101,9 @@ class HandState:
     ) -> None:
         self.variant = variant
         self.rules = variant.rules
-        self.options = dict(options)
+        self.options: Mapping[str, OptionValue] = MappingProxyType(dict(options))
         self.dealer = dealer
-        self.counters = dict(counters)
+        self.counters: Mapping[str, int] = MappingProxyType(dict(counters))
         self.deal = deal
         self.concealed: list[list[int]] = [[0] * 34 for _ in range(4)]
         self.flowers: list[list[int]] = [[] for _ in range(4)]
@@ -113,6 +115,10 @@ class HandState:
                 else:
                     self.concealed[seat][t] += 1
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self._views: tuple[tuple[MeldView, ...], ...] | None = None
+        """The melds as every other seat sees them, until they change (``meld_views``)."""
+        self._hiding: frozenset[int] = frozenset()
+        """The seats with a concealed kong, whose own view of the melds differs."""
         self.discards: list[list[int]] = [[] for _ in range(4)]
         self.wall = list(deal.wall)
         self.lo = 0
@@ -371,8 +377,6 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy (values shared where immutable)."""
         other = copy.copy(self)
-        other.options = dict(self.options)
-        other.counters = dict(self.counters)
         other.concealed = [list(c) for c in self.concealed]
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
@@ -562,6 +566,7 @@ class HandState:
                 wilds = sum(1 for x in used if x == self.wild and x != t) if action.tiles else 0
                 meld = Meld(M_KONG_CONCEALED, (t,) * 4, wilds=wilds)
                 self.melds[seat].append(meld)
+                self._views = None
                 self.kongs.append((meld, seat))
                 if self._follows:
                     self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
@@ -573,6 +578,7 @@ class HandState:
             extra_wild = 1 if used[0] != t else 0
             meld = Meld(M_KONG_ADDED, (t,) * 4, peng.source, peng.claimed, peng.wilds + extra_wild)
             self.melds[seat][peng_idx] = meld
+            self._views = None
             self.pending_kong = meld
             if self._follows:
                 self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
@@ -746,6 +752,7 @@ class HandState:
                 # RULES.md D9: a robbed kong is cancelled; the konger keeps his peng.
                 idx = self.melds[source].index(meld)
                 self.melds[source][idx] = Meld(M_PENG, (t,) * 3, meld.source, meld.claimed)
+                self._views = None
                 self._end_win(WinInfo(winner, W_ROB_KONG, t, source))
                 return
             self.current = source
@@ -773,6 +780,7 @@ class HandState:
                 c[x] -= 1
             meld = Meld(M_KONG_DIRECT, (t,) * 4, source, t, wilds)
             self.melds[s].append(meld)
+            self._views = None
             self.kongs.append((meld, s))
             self.seat_log[s].append("K")
             self._clear_missed(s, "claim")
@@ -786,6 +794,7 @@ class HandState:
             self.melds[s].append(Meld(M_PENG, (t,) * 3, source, t, wilds))
         else:
             self.melds[s].append(Meld(M_CHI, self._chi_sequence(t, used), source, t, wilds))
+        self._views = None
         self.seat_log[s].append("C")
         self.drawn = None
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
@@ -904,6 +913,19 @@ class HandState:
         """Reserved tiles every seat sees from the deal on: the purposes the variant shows
         at the deal (a flipped wild indicator); horses and birds show in the result."""
         return dict(self._revealed)
+
+    def meld_views(self, seat: int) -> tuple[tuple[MeldView, ...], ...]:
+        """Every seat's melds as ``seat`` sees them (what ``observe`` reads), kept until a
+        meld changes: only a seat's own concealed kongs differ from the others' view."""
+        views = self._views
+        if views is None:
+            views = self._views = meld_views(self.melds, None)
+            self._hiding = frozenset(
+                s for s, ms in enumerate(self.melds) if any(m.kind is M_KONG_CONCEALED for m in ms)
+            )
+        if seat in self._hiding:
+            return meld_views(self.melds, seat)
+        return views
 
     @property
     def variant_id(self) -> str:
