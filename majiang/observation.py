@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Protocol, cast
 
-from majiang.tiles import Tile, format_tiles
+from majiang.tiles import NOTATION, format_tiles
 from majiang.values import (
     JSON,
     Action,
@@ -130,9 +130,9 @@ class Observation:
             "hand": format_tiles(self.hand),
             "drawn": _tile(self.drawn),
             "melds": [[m.to_json() for m in ms] for ms in self.melds],
-            "discards": [[str(Tile(t)) for t in pile] for pile in self.discards],
+            "discards": [[NOTATION[t] for t in pile] for pile in self.discards],
             "hand_sizes": list(self.hand_sizes),
-            "flowers": [[str(Tile(t)) for t in pile] for pile in self.flowers],
+            "flowers": [[NOTATION[t] for t in pile] for pile in self.flowers],
             "wild": _tile(self.wild),
             "revealed": {p: format_tiles(t) for p, t in self.revealed.items()},
             "variant_state": dict(self.variant_state),
@@ -154,7 +154,7 @@ def _unpickle(fields: dict[str, object]) -> Observation:
 
 
 def _tile(tile: int | None) -> str | None:
-    return None if tile is None else str(Tile(tile))
+    return None if tile is None else NOTATION[tile]
 
 
 class Observable(Protocol):

@@ -19,6 +19,7 @@ __all__ = [
     "FLOWERS",
     "HONORS",
     "KINDS",
+    "NOTATION",
     "NUMBER_TILES",
     "ORPHANS",
     "SIMPLES",
@@ -106,6 +107,10 @@ _NOTATION: tuple[str, ...] = tuple(
 )
 
 _BY_NOTATION = {name: _ALL[i] for i, name in enumerate(_NOTATION)}
+
+NOTATION = _NOTATION
+"""Each tile index's FORMAT.md name (``NOTATION[t] == str(Tile(t))``), for hot paths that
+write many tiles: indexing a tuple skips the enum lookup."""
 
 KINDS: tuple[Tile, ...] = _ALL[:34]
 """The 34 faces (flowers excluded)."""

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from majiang.errors import NotationError
 from majiang.tiles import (
     KINDS,
+    NOTATION,
     ORPHANS,
     Tile,
     chinese_name,
@@ -38,9 +39,16 @@ def test_format_is_canonical(tiles: list[int]) -> None:
     assert format_tiles(parse_tiles(text)) == text
 
 
-@given(st.lists(st.tuples(st.sampled_from(SUITS), st.lists(st.integers(1, 9), min_size=1,
-                                                                max_size=5),
-                          st.sampled_from(["", " ", "  "])), max_size=8))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(SUITS),
+            st.lists(st.integers(1, 9), min_size=1, max_size=5),
+            st.sampled_from(["", " ", "  "]),
+        ),
+        max_size=8,
+    )
+)
 @settings(max_examples=300, deadline=None)
 def test_parse_keeps_written_order_with_any_grouping(
     groups: list[tuple[str, list[int], str]],
@@ -70,7 +78,20 @@ def test_every_tile_round_trips() -> None:
         assert format_tiles([t]) == t.notation
     assert len(KINDS) == 34
     assert [format_tiles([t]) for t in ORPHANS] == [
-        "1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+        "1m",
+        "9m",
+        "1p",
+        "9p",
+        "1s",
+        "9s",
+        "1z",
+        "2z",
+        "3z",
+        "4z",
+        "5z",
+        "6z",
+        "7z",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -170,3 +191,7 @@ def test_tile_enum_indices() -> None:
     assert parse_tile("5p") is Tile.P5
     assert Tile.P5 + 0 == 13
     assert isinstance(Tile.RED, int)
+
+
+def test_notation_names_every_tile_as_its_enum_does() -> None:
+    assert list(NOTATION) == [str(t) for t in Tile] and len(NOTATION) == 42

@@ -25,7 +25,7 @@ from majiang.rules.base import (
 )
 from majiang.rules.view import HandView
 from majiang.scoring import Item
-from majiang.tiles import Tile
+from majiang.tiles import NOTATION, Tile
 from majiang.values import (
     JSON,
     Action,
@@ -158,7 +158,7 @@ class TaizhouState(NamedTuple):
     def public(self) -> dict[str, JSON]:
         """Discards are public: 熟 kinds and who threw a 得; ``last`` is not."""
         return {
-            "known": [str(Tile(t)) for t in sorted(self.known)],
+            "known": [NOTATION[t] for t in sorted(self.known)],
             "no_win": [s for s in sorted(self.no_win)],
             "wild_thrown": [s for s in sorted(self.wild_thrown)],
         }

@@ -32,7 +32,7 @@ from majiang.records import hand_result_json, record_json
 from majiang.rules import get_variant
 from majiang.server.commitment import commitment, new_salt
 from majiang.server.models import ActionMsg, AutoMsg, DissolveMsg, ReadyMsg, SnapshotMsg
-from majiang.tiles import Tile, format_tiles
+from majiang.tiles import NOTATION, format_tiles
 from majiang.values import JSON, Action, ActionType, MeldKind, OptionValue, Phase, malformed
 
 __all__ = [
@@ -185,7 +185,7 @@ def now_ms() -> int:
 
 
 def _tile(tile: int | None) -> str | None:
-    return None if tile is None else str(Tile(tile))
+    return None if tile is None else NOTATION[tile]
 
 
 def _plain(value: object) -> JSON:
