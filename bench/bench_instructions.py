@@ -58,7 +58,7 @@ def instructions(tree: Path, variant: str, hands: int, loop: str = "random") -> 
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "loop.py"
         script.write_text(LOOPS[loop])
-        env = {**os.environ, "PYTHONPATH": str(tree)}
+        env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
         out = subprocess.run(
             [
                 "valgrind",

@@ -175,7 +175,7 @@ class Observable(Protocol):
 
     @property
     def options(self) -> Mapping[str, OptionValue]:
-        """The room's options, every one resolved (read-only: shared, not copied)."""
+        """The room's options, every one resolved (shown read-only, not copied)."""
         ...
 
     @property
@@ -185,7 +185,7 @@ class Observable(Protocol):
 
     @property
     def counters(self) -> Mapping[str, int]:
-        """The dealer counters the hand started with (read-only: shared, not copied)."""
+        """The dealer counters the hand started with (shown read-only, not copied)."""
         ...
 
     @property
@@ -291,10 +291,10 @@ def observe(state: Observable, seat: int) -> Observation:
     obs.__dict__.update(
         {
             "variant": state.variant_id,
-            "options": state.options,
+            "options": MappingProxyType(state.options),
             "seat": seat,
             "dealer": state.dealer,
-            "counters": state.counters,
+            "counters": MappingProxyType(state.counters),
             "hand": tuple(state.hand_tiles(seat)),
             "drawn": state.drawn if turn and state.current == seat else None,
             "melds": state.meld_views(seat),

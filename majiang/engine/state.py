@@ -12,7 +12,6 @@ import copy
 from collections.abc import Mapping
 from itertools import chain, compress
 from operator import mul
-from types import MappingProxyType
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
@@ -30,7 +29,6 @@ from majiang.values import (
     Meld,
     MeldKind,
     Options,
-    OptionValue,
     Outcome,
     Phase,
     VariantState,
@@ -101,9 +99,9 @@ class HandState:
     ) -> None:
         self.variant = variant
         self.rules = variant.rules
-        self.options: Mapping[str, OptionValue] = MappingProxyType(dict(options))
+        self.options = dict(options)
         self.dealer = dealer
-        self.counters: Mapping[str, int] = MappingProxyType(dict(counters))
+        self.counters = dict(counters)
         self.deal = deal
         self.concealed: list[list[int]] = [[0] * 34 for _ in range(4)]
         self.flowers: list[list[int]] = [[] for _ in range(4)]
@@ -377,6 +375,8 @@ class HandState:
     def clone(self) -> HandState:
         """An independent copy (values shared where immutable)."""
         other = copy.copy(self)
+        other.options = dict(self.options)
+        other.counters = dict(self.counters)
         other.concealed = [list(c) for c in self.concealed]
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
