@@ -1,17 +1,19 @@
 """The server's store writes: one writer thread on SQLite, several on PostgreSQL (concurrent
-commits share WAL flushes), each room's writes in order because its lock is held across them
-(majiang/server/app.py, Hub.write; the figures in bench/RESULTS.md, bench_server.py)."""
+commits share WAL flushes), each room's writes in order because its lock is held across them,
+and the rooms' log appends grouped into one transaction per writer round trip (majiang/server/
+app.py, Hub.write and Hub.append; the figures in bench/RESULTS.md, bench_server.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from pgkit import postgres_schema
 
 from majiang.server.app import POSTGRES_WRITERS, Hub, Limits, writer_threads
-from majiang.store import SeatRow, Store
+from majiang.store import SeatRow, Store, StoreError
 from majiang.values import JSON
 
 
@@ -128,3 +130,75 @@ def test_postgres_rooms_written_concurrently_keep_their_order() -> None:
             assert [e.data["seat"] for e in events] == [seq % 4 for seq in range(25)]
             stamps = [e.at for e in events]
             assert stamps == sorted(stamps)
+
+
+def group_commit_run(store: Store) -> list[int]:
+    """Eight rooms get 25 changes each, all at once, through Hub.append under each room's
+    lock (as the server does); returns the sizes of the transactions the hub made."""
+    seats = [SeatRow(s, f"p{s}") for s in range(4)]
+    rows = [
+        store.create_room(
+            number=str(300000 + i),
+            variant="guangdong",
+            options={},
+            hands=1,
+            turn_seconds=0,
+            seed=i,
+            creator_addr="test",
+            seats=seats,
+        )
+        for i in range(8)
+    ]
+    hub = Hub(store, Limits())
+    sizes: list[int] = []
+    append_many = store.append_many
+
+    def counted(
+        batches: Sequence[tuple[int, Sequence[tuple[int, str, Mapping[str, JSON]]]]],
+    ) -> list[StoreError | None]:
+        sizes.append(len(batches))
+        return append_many(batches)
+
+    store.append_many = counted  # type: ignore[method-assign]
+
+    async def change(room_id: int, lock: asyncio.Lock, counter: list[int]) -> None:
+        async with lock:
+            seq = counter[0]
+            counter[0] += 1
+            await hub.append(room_id, [(seq, "ready", {"seat": seq % 4})])
+
+    async def run() -> None:
+        tasks = []
+        for row in rows:
+            lock, counter = asyncio.Lock(), [0]
+            tasks += [change(row.id, lock, counter) for _ in range(25)]
+        await asyncio.gather(*tasks)
+        # a refused batch fails its own room alone
+        bad, good = (
+            hub.append(rows[0].id, [(3, "again", {})]),
+            hub.append(rows[1].id, [(25, "x", {})]),
+        )
+        results = await asyncio.gather(bad, good, return_exceptions=True)
+        assert isinstance(results[0], StoreError) and results[1] is None
+
+    try:
+        asyncio.run(run())
+    finally:
+        hub.writer.shutdown(wait=True)
+    for i, row in enumerate(rows):
+        events = store.events(row.id)
+        assert [e.seq for e in events] == list(range(25 if i != 1 else 26))
+        assert [e.data["seat"] for e in events[:25]] == [seq % 4 for seq in range(25)]
+    return sizes
+
+
+def test_group_commit_on_sqlite(tmp_path: Path) -> None:
+    with Store(f"sqlite:///{tmp_path / 'rooms.db'}") as store:
+        sizes = group_commit_run(store)
+    assert sum(sizes) == 8 * 25 + 2 and max(sizes) > 1  # fewer transactions than changes
+
+
+def test_group_commit_on_postgres() -> None:
+    with postgres_schema() as url, Store(url) as store:
+        sizes = group_commit_run(store)
+    assert sum(sizes) == 8 * 25 + 2 and max(sizes) > 1

@@ -344,6 +344,33 @@ def test_a_batch_with_a_duplicate_seq_commits_nothing(store: Store) -> None:
     assert [e.seq for e in store.events(room.id)] == [1, 2, 3]
 
 
+def test_append_many_stores_every_room_in_one_go_and_isolates_a_bad_batch(store: Store) -> None:
+    """The server's group commit: good batches land even when one room's batch is refused
+    (a seat already stored, a room that does not exist), and the refused ones change nothing."""
+    rooms = [new_room(store, number=f"70000{i}") for i in range(3)]
+    assert store.append_many([(r.id, [(1, "start", {"n": r.id})]) for r in rooms]) == [None] * 3
+    errors = store.append_many(
+        [
+            (rooms[0].id, [(2, "ready", {"seat": 0})]),
+            (rooms[1].id, [(1, "again", {})]),  # seq 1 is stored already
+            (9999, [(1, "start", {})]),
+            (rooms[2].id, [(2, "ready", {"seat": 3}), (3, "ready", {"seat": 2})]),
+        ]
+    )
+    assert errors[0] is None and errors[3] is None
+    assert isinstance(errors[1], StoreError) and f"room {rooms[1].id}" in str(errors[1])
+    assert isinstance(errors[2], StoreError) and "no room with id 9999" in str(errors[2])
+    assert [e.seq for e in store.events(rooms[0].id)] == [1, 2]
+    assert [(e.seq, e.kind) for e in store.events(rooms[1].id)] == [(1, "start")]
+    assert [e.seq for e in store.events(rooms[2].id)] == [1, 2, 3]
+    # two batches of one room racing for a seq: the first is stored, the second refused
+    first, second = store.append_many(
+        [(rooms[1].id, [(2, "x", {})]), (rooms[1].id, [(2, "y", {})])]
+    )
+    assert first is None and isinstance(second, StoreError)
+    assert [e.kind for e in store.events(rooms[1].id)] == ["start", "x"]
+
+
 JSON_VALUES: st.SearchStrategy[JSON] = st.recursive(
     st.none()
     | st.booleans()

@@ -15,16 +15,16 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
+import orjson
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -56,6 +56,9 @@ from majiang.server.models import (
 from majiang.server.room import CLOSED, EVERYONE, SPECTATORS, Outcome, Room, RoomError, now_ms
 from majiang.store import RoomNumberTaken, RoomRow, SeatRow, Store, StoreError
 from majiang.values import JSON
+
+LogEntry = tuple[int, str, Mapping[str, JSON]]
+"""A room log entry as the store appends it: (seq, kind, data)."""
 
 __all__ = ["Limits", "create_app", "token_hash"]
 
@@ -101,7 +104,9 @@ class ApiError(Exception):
 
 
 def _dumps(message: dict[str, JSON]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON text, UTF-8 kept (orjson: a message per seat per event is the server's
+    busiest encoding, bench/RESULTS.md)."""
+    return orjson.dumps(message).decode()
 
 
 class Conn:
@@ -210,11 +215,46 @@ class Hub:
         )
         self.janitor: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self._appends: list[tuple[int, Sequence[LogEntry], asyncio.Future[StoreError | None]]] = []
+        self._flushing = False
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """A store write, on a writer thread. Callers hold the room's lock across its writes
         (or write a room nobody else knows yet), so each room's writes stay in order."""
         return await asyncio.get_running_loop().run_in_executor(self.writer, partial(fn, *args))
+
+    async def append(self, room_id: int, log: Sequence[LogEntry]) -> None:
+        """Store a room's new log entries, committed on return (StoreError if refused).
+
+        A group commit: entries from every room that arrive while a write is on the
+        writer thread go together in the next transaction, so under load one commit and
+        one thread hand-off serve many actions (bench/RESULTS.md, issue 16)."""
+        future: asyncio.Future[StoreError | None] = asyncio.get_running_loop().create_future()
+        self._appends.append((room_id, log, future))
+        if not self._flushing:
+            self._flushing = True
+            task = asyncio.create_task(self._flush())
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        err = await future
+        if err is not None:
+            raise err
+
+    async def _flush(self) -> None:
+        try:
+            while self._appends:
+                batch, self._appends = self._appends, []
+                try:
+                    errors = await self.write(
+                        self.store.append_many, [(room, log) for room, log, _ in batch]
+                    )
+                except Exception as exc:  # the writer itself failed: every waiter is told
+                    errors = [StoreError(f"appending events: {exc}")] * len(batch)
+                for (_, _, future), err in zip(batch, errors, strict=True):
+                    if not future.done():
+                        future.set_result(err)
+        finally:
+            self._flushing = False
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """A store read, off the event loop."""
@@ -227,7 +267,7 @@ class Hub:
         room = handle.room
         try:
             if out.log:
-                await self.write(self.store.append, room.id, out.log)
+                await self.append(room.id, out.log)
             if out.finished is not None:
                 f = out.finished
                 await self.write(self.store.save_record, room.id, f.record, f.names, f.totals)

@@ -898,7 +898,7 @@ class Room:
                 evs.append(_Ev({"seat": s, "type": "flower", "tile": _tile(f)}))
         if a.live < b.live and a.phase == Phase.TURN and st.result_ is None:
             d = a.current
-            drawn = self._observe(d).drawn
+            drawn = st.drawn  # observe(d).drawn: d's own tile, in the message to d alone
             mine: dict[str, JSON] = {"seat": d, "type": "draw", "tile": _tile(drawn)}
             evs.append(_Ev({"seat": d, "type": "draw"}, {d: mine}))
         return evs

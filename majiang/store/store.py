@@ -410,6 +410,45 @@ class Store:
                     raise StoreError(f"no room with id {room_id}") from None
                 raise
 
+    def append_many(
+        self, batches: Sequence[tuple[int, Sequence[tuple[int, str, Mapping[str, JSON]]]]]
+    ) -> list[StoreError | None]:
+        """Several rooms' ``append`` in one transaction (a group commit: one commit for every
+        action that arrived while the last one was being written). If it fails, each room's
+        events are tried alone, so one room's bad batch does not refuse the others'; returns
+        each batch's error, None where it was stored."""
+        if len(batches) == 1:
+            room_id, events = batches[0]
+            try:
+                self.append(room_id, events)
+            except StoreError as err:
+                return [err]
+            return [None]
+        at = _now()
+        rows: list[dict[str, object]] = []
+        keys: set[tuple[int, int]] = set()
+        for room_id, events in batches:
+            for seq, kind, data in events:
+                keys.add((room_id, seq))
+                rows.append(
+                    {"room_id": room_id, "seq": seq, "kind": kind, "data": dict(data), "at": at}
+                )
+        if rows and len(keys) == len(rows):
+            try:
+                with self._write(f"{len(batches)} rooms: appending events") as connection:
+                    connection.execute(event_table.insert(), rows)
+                return [None] * len(batches)
+            except StoreError:
+                pass  # find which room's batch it was
+        out: list[StoreError | None] = []
+        for room_id, events in batches:
+            try:
+                self.append(room_id, events)
+                out.append(None)
+            except StoreError as err:
+                out.append(err)
+        return out
+
     def set_status(self, room_id: int, status: str) -> None:
         """Move a room to ``status``; finished and dissolved stamp ``finished_at``."""
         if status not in STATUSES:
