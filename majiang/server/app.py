@@ -59,6 +59,8 @@ from majiang.values import JSON
 
 LogEntry = tuple[int, str, Mapping[str, JSON]]
 """A room log entry as the store appends it: (seq, kind, data)."""
+Future = asyncio.Future[StoreError | None]
+"""An append's answer: None once committed, else why the store refused it."""
 
 __all__ = ["Limits", "create_app", "token_hash"]
 
@@ -215,8 +217,10 @@ class Hub:
         )
         self.janitor: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
-        self._appends: list[tuple[int, Sequence[LogEntry], asyncio.Future[StoreError | None]]] = []
+        self._appends: list[tuple[int, Sequence[LogEntry], Future]] = []
         self._flushing = False
+        self.inline = store.url.startswith("sqlite")
+        """Append on the event loop (SQLite) rather than on a writer thread (PostgreSQL)."""
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """A store write, on a writer thread. Callers hold the room's lock across its writes
@@ -226,33 +230,55 @@ class Hub:
     async def append(self, room_id: int, log: Sequence[LogEntry]) -> None:
         """Store a room's new log entries, committed on return (StoreError if refused).
 
-        A group commit: entries from every room that arrive while a write is on the
-        writer thread go together in the next transaction, so under load one commit and
-        one thread hand-off serve many actions (bench/RESULTS.md, issue 16)."""
+        A group commit: the entries of every room that arrive together go in one
+        transaction, so under load one commit serves many actions (bench/RESULTS.md, issue
+        16). SQLite commits on the event loop itself, once per loop pass (a WAL append
+        without fsync is cheaper than handing it to a thread); PostgreSQL, whose commit
+        waits for its WAL flush, on a writer thread, gathering what arrives meanwhile."""
         future: asyncio.Future[StoreError | None] = asyncio.get_running_loop().create_future()
         self._appends.append((room_id, log, future))
         if not self._flushing:
             self._flushing = True
-            task = asyncio.create_task(self._flush())
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            if self.inline:
+                asyncio.get_running_loop().call_soon(self._flush_here)
+            else:
+                task = asyncio.create_task(self._flush())
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
         err = await future
         if err is not None:
             raise err
 
+    def _take(self) -> tuple[list[Future], list[tuple[int, Sequence[LogEntry]]]]:
+        batch, self._appends = self._appends, []
+        return [f for _, _, f in batch], [(room, log) for room, log, _ in batch]
+
+    @staticmethod
+    def _settle(futures: list[Future], errors: Sequence[StoreError | None]) -> None:
+        for future, err in zip(futures, errors, strict=True):
+            if not future.done():
+                future.set_result(err)
+
+    def _flush_here(self) -> None:
+        try:
+            futures, batches = self._take()
+            try:
+                errors = self.store.append_many(batches)
+            except Exception as exc:  # the store itself failed: every waiter is told
+                errors = [StoreError(f"appending events: {exc}")] * len(batches)
+            self._settle(futures, errors)
+        finally:
+            self._flushing = False
+
     async def _flush(self) -> None:
         try:
             while self._appends:
-                batch, self._appends = self._appends, []
+                futures, batches = self._take()
                 try:
-                    errors = await self.write(
-                        self.store.append_many, [(room, log) for room, log, _ in batch]
-                    )
+                    errors = await self.write(self.store.append_many, batches)
                 except Exception as exc:  # the writer itself failed: every waiter is told
-                    errors = [StoreError(f"appending events: {exc}")] * len(batch)
-                for (_, _, future), err in zip(batch, errors, strict=True):
-                    if not future.done():
-                        future.set_result(err)
+                    errors = [StoreError(f"appending events: {exc}")] * len(batches)
+                self._settle(futures, errors)
         finally:
             self._flushing = False
 
