@@ -536,3 +536,14 @@ def test_the_guide_tables_every_hook_with_its_parameters() -> None:
     for name, params in rows:
         real = [p for p in inspect.signature(getattr(Rules, name)).parameters if p != "self"]
         assert params.split(", ") == real, name
+
+
+def test_the_default_filters_offer_everything_the_engine_offers() -> None:
+    # A variant's override may call super() for the seats it leaves alone: the defaults must
+    # hand back exactly the actions they got (the engine itself skips hooks not overridden).
+    state = Match("guangdong", {}, 0).new_hand()
+    rules = BaseRules()
+    turn = state.legal_actions(state.current)
+    claims = [Action(1, ActionType.PENG), Action(1, ActionType.PASS)]
+    assert rules.filter_turn(state, state.current, turn) == turn and turn
+    assert rules.filter_claims(state, 1, 0, 4, claims) == claims

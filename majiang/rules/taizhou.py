@@ -216,9 +216,11 @@ class TaizhouRules(BaseRules):
         last = LastDiscard(seat, tile, raw, sheng_ok, shanten_after)
         if event != E_DISCARD:
             return TaizhouState(now.known, now.no_win, now.wild_thrown, last)
+        if raw:
+            known = known | {tile}
         if tile == view.wild:  # 5.1
-            return TaizhouState(known | {tile}, now.no_win | {seat}, now.wild_thrown | {seat}, last)
-        return TaizhouState(known | {tile}, now.no_win, now.wild_thrown, last)
+            return TaizhouState(known, now.no_win | {seat}, now.wild_thrown | {seat}, last)
+        return TaizhouState(known, now.no_win, now.wild_thrown, last)
 
     def restrictions_now(
         self, view: HandView, seat: int, legal: Sequence[Action]
