@@ -371,6 +371,38 @@ def test_append_many_stores_every_room_in_one_go_and_isolates_a_bad_batch(store:
     assert [e.kind for e in store.events(rooms[1].id)] == ["start", "x"]
 
 
+def test_append_many_writes_a_good_group_through_the_driver(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group the database takes goes in one driver call, not room by room (``append`` is
+    only the fallback that finds a refused batch), and reads back as ``append`` writes it."""
+    rooms = [new_room(store, number=f"71000{i}") for i in range(2)]
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("append_many fell back to append for a good group")
+
+    monkeypatch.setattr(store, "append", refuse)
+    before = datetime.now(UTC)
+    data: dict[str, JSON] = {
+        "action": {"seat": 0, "type": "discard", "tile": "东"},
+        "n": [1.5, None],
+    }
+    assert store.append_many(
+        [(rooms[0].id, [(1, "action", data)]), (rooms[1].id, [(1, "ready", {})])]
+    ) == [
+        None,
+        None,
+    ]
+    for _ in range(3):  # the kept connection serves the next groups too
+        assert store.append_many([(rooms[1].id, [(2 + _, "x", {"i": _})])]) == [None]
+    (event,) = store.events(rooms[0].id)
+    assert (event.seq, event.kind, event.data) == (1, "action", data)
+    assert event.at.tzinfo is not None and before - timedelta(
+        seconds=1
+    ) <= event.at <= datetime.now(UTC)
+    assert [e.seq for e in store.events(rooms[1].id)] == [1, 2, 3, 4]
+
+
 JSON_VALUES: st.SearchStrategy[JSON] = st.recursive(
     st.none()
     | st.booleans()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 from majiang.errors import MajiangError
 from majiang.values import JSON, OptionValue
@@ -221,6 +221,9 @@ class Store:
                 f"unsupported database {self.url}: majiang stores rooms in SQLite or PostgreSQL"
             )
         self._engine = self._open(parsed)
+        self._raw: PoolProxiedConnection | None = None
+        """The connection kept for ``append_many``'s inserts, opened on first use."""
+        self._appender: _Appender | None = None
         self._writer = self._engine.execution_options(majiang_write=True)
         try:
             self._migrate()
@@ -266,6 +269,9 @@ class Store:
 
     def close(self) -> None:
         """Close every pooled connection; the Store is not used afterwards."""
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
         self._engine.dispose()
 
     def __enter__(self) -> Store:
@@ -417,29 +423,11 @@ class Store:
         action that arrived while the last one was being written). If it fails, each room's
         events are tried alone, so one room's bad batch does not refuse the others'; returns
         each batch's error, None where it was stored."""
-        if len(batches) == 1:
-            room_id, events = batches[0]
-            try:
-                self.append(room_id, events)
-            except StoreError as err:
-                return [err]
-            return [None]
-        at = _now()
-        rows: list[dict[str, object]] = []
-        keys: set[tuple[int, int]] = set()
-        for room_id, events in batches:
-            for seq, kind, data in events:
-                keys.add((room_id, seq))
-                rows.append(
-                    {"room_id": room_id, "seq": seq, "kind": kind, "data": dict(data), "at": at}
-                )
-        if rows and len(keys) == len(rows):
-            try:
-                with self._write(f"{len(batches)} rooms: appending events") as connection:
-                    connection.execute(event_table.insert(), rows)
-                return [None] * len(batches)
-            except StoreError:
-                pass  # find which room's batch it was
+        rows = [
+            (room_id, seq, kind, data) for room_id, events in batches for seq, kind, data in events
+        ]
+        if rows and len({(r[0], r[1]) for r in rows}) == len(rows) and self._append_raw(rows):
+            return [None] * len(batches)
         out: list[StoreError | None] = []
         for room_id, events in batches:
             try:
@@ -448,6 +436,64 @@ class Store:
             except StoreError as err:
                 out.append(err)
         return out
+
+    def _append_raw(self, rows: Sequence[tuple[int, int, str, Mapping[str, JSON]]]) -> bool:
+        """Insert the rows in one transaction on a connection kept for it, through the
+        driver with the statement and value conversions SQLAlchemy compiled (its per-call
+        machinery costs more than the insert); False, with nothing stored, if the database
+        refused them (``append_many`` then finds whose batch it was)."""
+        if self._appender is None:
+            dialect = self._engine.dialect
+            compiled = event_table.insert().compile(dialect=dialect)
+            cols = event_table.c
+            data = cols.data.type.dialect_impl(dialect).bind_processor(dialect)
+            at = cols.at.type.dialect_impl(dialect).bind_processor(dialect)
+            names = list(compiled.positiontup or ()) or ["room_id", "seq", "kind", "data", "at"]
+            named = dialect.paramstyle in ("named", "pyformat")
+            self._appender = _Appender(str(compiled), names, data, at, named)
+        ap = self._appender
+        sqlite = self._url.get_backend_name() == "sqlite"
+        try:
+            connection = self._raw
+            if connection is None:
+                connection = self._raw = self._engine.raw_connection()
+            stamp = ap.at(_now()) if ap.at else _now()
+            values = [
+                {"room_id": r, "seq": q, "kind": k, "at": stamp,
+                 "data": ap.data(dict(d)) if ap.data else dict(d)}
+                for r, q, k, d in rows
+            ]  # fmt: skip
+            cursor = connection.cursor()
+            try:
+                if sqlite:
+                    cursor.execute("BEGIN IMMEDIATE")
+                if ap.named:
+                    cursor.executemany(ap.sql, values)
+                else:
+                    cursor.executemany(ap.sql, [tuple(v[n] for n in ap.names) for v in values])
+                if sqlite:
+                    cursor.execute("COMMIT")
+                else:
+                    connection.commit()
+            finally:
+                cursor.close()
+        except Exception:  # a refusal (a seq stored twice, a missing room, not JSON) or a
+            # dropped connection: roll back, drop the connection, let the caller find out why
+            self._drop_raw()
+            return False
+        return True
+
+    def _drop_raw(self) -> None:
+        connection, self._raw = self._raw, None
+        if connection is None:
+            return
+        with suppress(Exception):  # nothing was open, or the connection is gone
+            if self._url.get_backend_name() == "sqlite":
+                connection.cursor().execute("ROLLBACK")
+            else:
+                connection.rollback()
+        with suppress(Exception):
+            connection.invalidate()
 
     def set_status(self, room_id: int, status: str) -> None:
         """Move a room to ``status``; finished and dissolved stamp ``finished_at``."""
@@ -582,6 +628,19 @@ class Store:
         )
         with self._read() as connection:
             return int(connection.execute(query).scalar_one())
+
+
+@dataclass(frozen=True)
+class _Appender:
+    """The compiled insert of an event row and the conversions of its values."""
+
+    sql: str
+    names: list[str]
+    """The columns in the statement's order, for a driver taking positional values."""
+    data: Callable[[object], object] | None
+    at: Callable[[object], object] | None
+    named: bool
+    """Does the driver take the values by name (PostgreSQL's psycopg) or by position?"""
 
 
 def _seat_values(seat: SeatRow) -> dict[str, object]:
