@@ -15,7 +15,7 @@ from typing import NamedTuple, Protocol
 
 from majiang.errors import IllegalActionError
 from majiang.scoring import Item, deltas
-from majiang.tiles import Tile, format_tiles, parse_tile, parse_tiles
+from majiang.tiles import NOTATION, Tile, format_tiles, parse_tile, parse_tiles
 
 __all__ = [
     "ACTION_TYPES",
@@ -109,6 +109,7 @@ class Event(StrEnum):
 
 ACTION_TYPES: tuple[ActionType, ...] = tuple(ActionType)
 _ORDER = {t: i for i, t in enumerate(ACTION_TYPES)}
+_TILES = len(NOTATION)
 
 
 class Action(NamedTuple):
@@ -122,8 +123,10 @@ class Action(NamedTuple):
     def to_json(self) -> dict[str, JSON]:
         """The action as a record writes it."""
         out: dict[str, JSON] = {"seat": self.seat, "type": str(self.type)}
-        if self.tile is not None:
-            out["tile"] = str(Tile(self.tile))
+        tile = self.tile
+        if tile is not None:
+            # NOTATION skips the enum lookup; Tile() still refuses what is not a tile
+            out["tile"] = NOTATION[tile] if 0 <= tile < _TILES else str(Tile(tile))
         if self.tiles:
             out["tiles"] = format_tiles(self.tiles)
         return out

@@ -136,3 +136,11 @@ def test_a_position_is_a_frozen_copy_of_the_hand_view() -> None:
     assert pos.variant_state == state.variant_state and pos.live == state.live
     with pytest.raises(AttributeError):
         pos.dealer = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("tile", [-1, 42, 99])
+def test_an_action_with_no_such_tile_is_not_written(tile: int) -> None:
+    # to_json names tiles from a table; an index outside it is refused, never wrapped around
+    with pytest.raises(ValueError):
+        Action(0, ActionType.DISCARD, tile).to_json()
+    assert Action(0, ActionType.DISCARD, 41).to_json()["tile"] == "8f"

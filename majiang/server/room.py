@@ -157,6 +157,13 @@ class _Pending:
 
     legal: tuple[Action, ...]
     deadline: int | None
+    _json: list[JSON] | None = field(default=None, compare=False, repr=False)
+
+    def legal_json(self) -> list[JSON]:
+        """``legal`` as messages carry it, made once (a snapshot may send it again)."""
+        if self._json is None:
+            self._json = [a.to_json() for a in self.legal]
+        return list(self._json)
 
 
 @dataclass(slots=True)
@@ -442,7 +449,7 @@ class Room:
             "room": self.public_state(),
             "seat": seat,
             "view": view,
-            "legal": [a.to_json() for a in pending.legal] if pending else [],
+            "legal": pending.legal_json() if pending else [],
             "deadline": pending.deadline if pending else None,
         }
 
@@ -991,7 +998,7 @@ class Room:
             "seq": self.seq,
             "event": event,
             "table": table,
-            "legal": [a.to_json() for a in pending.legal] if pending else [],
+            "legal": pending.legal_json() if pending else [],
             "deadline": pending.deadline if pending else None,
         }
 
