@@ -185,6 +185,8 @@ class Handle:
     seats: dict[int, Conn] = field(default_factory=dict)
     spectators: set[Conn] = field(default_factory=set)
     timer: asyncio.TimerHandle | None = None
+    deadline: int | None = None
+    """The deadline (epoch ms) the timer is armed for."""
     closed_at: float | None = None
     seq: int = 0
     """The last seq delivered: an error sent outside the lock carries it (the room's own may
@@ -344,11 +346,14 @@ class Hub:
 
     # -- timers --------------------------------------------------------------------------------
     def schedule(self, handle: Handle) -> None:
-        """(Re)arm the room's timer for its next deadline."""
+        """(Re)arm the room's timer for its next deadline (kept if that has not moved)."""
+        deadline = handle.room.next_deadline()
         if handle.timer is not None:
+            if deadline == handle.deadline:
+                return
             handle.timer.cancel()
             handle.timer = None
-        deadline = handle.room.next_deadline()
+        handle.deadline = deadline
         if deadline is None:
             return
         delay = max(0.0, (deadline - now_ms()) / 1000)
@@ -358,6 +363,7 @@ class Hub:
     def _spawn(self, handle: Handle) -> None:
         """Run the room's timer in a task kept referenced until done (asyncio keeps only
         weak references to tasks)."""
+        handle.timer = None  # fired: the next schedule arms a new one
         task = asyncio.create_task(self.fire(handle))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
