@@ -140,6 +140,13 @@ def test_the_openapi_document_lists_every_route(http: httpx.Client) -> None:
         "/api/rooms/{room}",
         "/api/rooms/{room}/record",
         "/api/matches",
+        # the browser game's calls (docs/web.md)
+        "/api/bots",
+        "/api/waits",
+        "/api/reserved",
+        "/api/rooms/{room}/settlements",
+        "/api/rooms/{room}/replay",
+        "/api/replay",
     }
     for path, ops in paths.items():
         for op in ops.values():

@@ -31,6 +31,7 @@ __all__ = [
     "record_json",
     "replay",
     "replay_match",
+    "replay_steps",
     "result_json",
 ]
 
@@ -360,7 +361,16 @@ def _read_action(raw: object, index: int, i: int) -> Action:
 _SEAT_TYPE = frozenset({"seat", "type"})
 
 
-def _replay_hand(match: Match, index: int, hand: object) -> HandState:
+Step = Callable[[HandState, Action | None], None]
+"""Called after each change of a hand being replayed: the deal and each window's close
+(None), each action applied (the action)."""
+
+
+def _no_step(state: HandState, action: Action | None) -> None:
+    pass
+
+
+def _replay_hand(match: Match, index: int, hand: object, step: Step = _no_step) -> HandState:
     """Play one hand of the record on ``match`` and book it; the ended state."""
     if not isinstance(hand, Mapping):
         raise RecordError(f"a hand is an object, got {_kind(hand)}", hand=index)
@@ -388,6 +398,7 @@ def _replay_hand(match: Match, index: int, hand: object) -> HandState:
         state = match.new_hand(deal)
     except MajiangError as err:
         raise RecordError(str(err), hand=index, field="deal") from None
+    step(state, None)
     decided: set[int] = set()  # seats that decided in the open window
     void: set[int] = set()  # declarations listed after the dealer's instant win
     for i, raw in enumerate(actions):
@@ -401,14 +412,17 @@ def _replay_hand(match: Match, index: int, hand: object) -> HandState:
             if state.phase != "turn" and not _belongs_to_window(state, action, decided):
                 state.close_window()
                 decided = set()
+                step(state, None)
             in_window = state.phase != "turn"
             state.apply(action)
+            step(state, action)
             if in_window and state.phase != "turn":
                 decided.add(action.seat)
             else:
                 decided = set()
         except MajiangError as err:
             raise RecordError(str(err), hand=index, action=i, seat=action.seat) from None
+    ended = state.is_terminal()
     if state.phase != "turn":
         state.close_window()  # FORMAT.md: a seat that could claim and is not listed passes
     if not state.is_terminal() and state.final_turn:
@@ -419,21 +433,40 @@ def _replay_hand(match: Match, index: int, hand: object) -> HandState:
         if mode is None:
             raise RecordError("the actions end before the hand does (no autoplay)", hand=index)
         _autoplay(state)
+    if not ended:
+        step(state, None)
     match.finish(state)
     return state
 
 
-def _play(record: object, keep: bool, each: Callable[[int, FinishedHand], None]) -> Match:
+def _play(
+    record: object,
+    keep: bool,
+    each: Callable[[int, FinishedHand], None],
+    step: Callable[[int], Step] | None = None,
+) -> Match:
     """Replay every hand, calling ``each`` with every finished hand; ``keep`` keeps the
-    played hands on the match (for writing the record back), else they are let go."""
+    played hands on the match (for writing the record back), else they are let go.
+    ``step(index)`` gives the hand's step callback (see Step)."""
     match = _start_match(record)
     assert isinstance(record, Mapping)
     for index, hand in enumerate(record["hands"]):
-        _replay_hand(match, index, hand)
+        _replay_hand(match, index, hand, step(index) if step is not None else _no_step)
         each(index, match.finished[-1])
         if not keep:
             match.finished.clear()
     return match
+
+
+def replay_steps(
+    record: Mapping[str, Any],
+    each: Callable[[int, FinishedHand], None],
+    step: Callable[[int], Step],
+) -> Match:
+    """Replay a record step by step, for a viewer: ``step(index)`` gives hand ``index``'s
+    callback, called after its deal, each action and each window's close; ``each`` gets
+    every finished hand (let go afterwards). RecordError says where it fails."""
+    return _play(record, False, each, step)
 
 
 def replay_match(record: Mapping[str, Any]) -> Match:

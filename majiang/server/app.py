@@ -54,6 +54,7 @@ from majiang.server.models import (
     client_message,
 )
 from majiang.server.room import CLOSED, EVERYONE, SPECTATORS, Outcome, Room, RoomError, now_ms
+from majiang.server.web import mount_web
 from majiang.store import RoomNumberTaken, RoomRow, SeatRow, Store, StoreError
 from majiang.values import JSON
 
@@ -789,5 +790,6 @@ def create_app(
             app.openapi_schema = schema
         return app.openapi_schema
 
+    mount_web(app, hub)  # the browser game (docs/web.md)
     app.openapi = openapi  # type: ignore[method-assign]
     return app

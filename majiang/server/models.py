@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from majiang.rules import VARIANTS, Variant
+from majiang.rules.base import COMMON_NAMES
 from majiang.values import OptionValue
 
 __all__ = [
@@ -41,8 +42,17 @@ __all__ = [
     "MatchInfo",
     "MeldModel",
     "OptionInfo",
+    "PatternInfo",
+    "PaymentItem",
     "ReadyEvent",
     "ReadyMsg",
+    "Replay",
+    "ReplayHand",
+    "ReservedInfo",
+    "ReservedRequest",
+    "ReservedShown",
+    "ReservedTile",
+    "RestrictionInfo",
     "RevealedSeat",
     "RoomCreated",
     "RoomState",
@@ -50,11 +60,16 @@ __all__ = [
     "SeatView",
     "ServerMessage",
     "SetBot",
+    "SettledSeat",
+    "Settlement",
     "SnapshotMsg",
     "SnapshotOut",
     "TableState",
+    "Term",
     "VariantInfo",
     "View",
+    "WaitsHint",
+    "WaitsRequest",
     "all_variant_infos",
     "client_message",
     "server_message",
@@ -100,13 +115,65 @@ class OptionInfo(_Strict):
     doc: str = Field(description="what it does, in one line")
 
 
+class Term(_Strict):
+    """A name in both languages."""
+
+    zh: str
+    en: str
+
+
+class PatternInfo(_Strict):
+    """A pattern the variant scores, with its names and its value in the variant's terms."""
+
+    id: str
+    zh: str
+    en: str
+    value: str = Field(description="what it is worth, e.g. `大胡 big: M = 2`; may be empty")
+
+
+class RestrictionInfo(_Strict):
+    """A rule that takes choices away from a player (抓打, 漏胡 …), in words."""
+
+    id: str
+    zh: str
+    en: str
+    rule: str = Field(description="the rule in plain words")
+
+
+class ReservedInfo(_Strict):
+    """A purpose tiles are set aside for at the deal (horses, birds, a wild indicator)."""
+
+    id: str
+    zh: str
+    en: str
+    shown: Literal["deal", "win"] = Field(description="public from the deal, or once won")
+
+
 class VariantInfo(_Strict):
-    """A variant of the registry with its option declarations."""
+    """A variant of the registry with its option declarations, and what a front end names
+    and explains from them (the browser client's rules panel and settlement)."""
 
     id: str
     name: str
     zh: str
     options: list[OptionInfo]
+    summary: Term | None = Field(None, description="the defining restrictions in one line")
+    restrictions: list[RestrictionInfo] | None = None
+    patterns: list[PatternInfo] | None = Field(None, description="in RULES.md order")
+    terms: dict[str, Term] | None = Field(
+        None, description="names of payment kinds and reasons, win types, counters … by id"
+    )
+    reserved: list[ReservedInfo] | None = None
+    readings: list[str] | None = Field(
+        None, description="how this project reads the rules where they leave a choice"
+    )
+
+
+def _terms(variant: Variant) -> dict[str, Term]:
+    names = {**COMMON_NAMES, **variant.names}
+    out = {k: Term(zh=zh, en=en) for k, (zh, en) in names.items()}
+    out.update({r.id: Term(zh=r.zh, en=r.en) for r in variant.reserved})
+    return out
 
 
 def variant_info(variant: Variant) -> VariantInfo:
@@ -115,6 +182,20 @@ def variant_info(variant: Variant) -> VariantInfo:
         id=variant.id,
         name=variant.name,
         zh=variant.zh,
+        summary=Term(zh=variant.summary[0], en=variant.summary[1]),
+        restrictions=[
+            RestrictionInfo(id=r.id, zh=r.zh, en=r.en, rule=r.rule) for r in variant.restrictions
+        ],
+        patterns=[
+            PatternInfo(id=p, zh=zh, en=en, value=variant.pattern_values.get(p, ""))
+            for p, (zh, en) in variant.patterns.items()
+        ],
+        terms=_terms(variant),
+        reserved=[
+            ReservedInfo(id=r.id, zh=r.zh, en=r.en, shown=r.shown)  # type: ignore[arg-type]
+            for r in variant.reserved
+        ],
+        readings=list(variant.readings),
         options=[
             OptionInfo(
                 id=o.name,
@@ -209,6 +290,118 @@ class MatchInfo(_Strict):
     variant: str
     finished_at: datetime
     names: list[str]
+    totals: list[int]
+
+
+class WaitsRequest(_Strict):
+    """`POST /api/waits`: a seat's concealed tiles, for 听牌提示."""
+
+    variant: str = Field(description="a variant id: its winning shapes apply")
+    hand: str = Field(
+        max_length=64,
+        description="the concealed tiles (3n+2: which discards leave it ready; 3n+1: its waits)",
+    )
+    melds: int = Field(0, ge=0, le=4, description="how many melds the seat has declared")
+    wild: str | None = Field(None, max_length=4, description="the hand's wild kind, if any")
+
+
+class ReservedRequest(_Strict):
+    """`POST /api/reserved`: how many tiles a hand under these options and counters sets
+    aside (horses, birds …), for the table's count."""
+
+    variant: str
+    options: dict[str, OptionValue] = Field(default_factory=dict)
+    counters: dict[str, int] = Field(default_factory=dict)
+
+
+class WaitsHint(_Strict):
+    """A discard that leaves the hand ready (null: the hand as sent), and its waits."""
+
+    discard: str | None
+    waits: list[str]
+
+
+class SettledSeat(_Strict):
+    """A seat's tiles at the end of a hand (the winner's without the winning tile)."""
+
+    seat: int
+    concealed: str
+    melds: list[MeldModel]
+    flowers: list[str]
+
+
+class ReservedTile(_Strict):
+    """A reserved tile with what it means (a horse's seat, a bird's hit), both languages."""
+
+    tile: str
+    zh: str
+    en: str
+
+
+class ReservedShown(_Strict):
+    """The reserved tiles of one purpose, as the hand's settlement shows them."""
+
+    purpose: str
+    tiles: list[ReservedTile]
+
+
+class PaymentItem(_Strict):
+    """One payment: `from` pays `to` `points` for `kind` (reason `reason`, arithmetic `note`)."""
+
+    kind: str = Field(description="the item kind of RULES.md 0.8 (`hu`, `kong`, `horse` …)")
+    reason: str = Field(description="an id the variant names: a win type, a kong kind …")
+    from_: int = Field(alias="from")
+    to: int
+    points: int
+    note: str = Field(description="the arithmetic behind `points`, for a person to check")
+
+
+class Settlement(_Strict):
+    """A finished hand explained (`GET /api/rooms/{room}/settlements`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    index: int
+    dealer: int
+    counters: dict[str, int]
+    wild: str | None
+    outcome: Literal["win", "draw"]
+    winner: int | None
+    from_: int | None = Field(alias="from")
+    win_type: str | None
+    tile: str | None = Field(description="the winning tile")
+    escaped: int | None
+    patterns: list[str]
+    hands: list[SettledSeat]
+    reserved: list[ReservedShown]
+    items: list[PaymentItem]
+    deltas: list[int]
+    totals: list[int] = Field(description="the running totals after this hand")
+    next: dict[str, JsonValue]
+
+
+class ReplayHand(_Strict):
+    """One hand of a replay: how it started, a frame per step, its settlement."""
+
+    index: int
+    dealer: int
+    counters: dict[str, int]
+    wild: str | None
+    revealed: dict[str, str]
+    frames: list[dict[str, JsonValue]] = Field(
+        description="the table after the deal, each action and each window's close, every "
+        "seat's tiles face up (docs/web.md)"
+    )
+    settlement: Settlement
+
+
+class Replay(_Strict):
+    """`GET /api/rooms/{room}/replay`, `POST /api/replay`: a match to step through."""
+
+    variant: str
+    options: dict[str, OptionValue]
+    players: list[str] | None
+    hands: list[ReplayHand]
     totals: list[int]
 
 

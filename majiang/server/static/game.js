@@ -1,0 +1,788 @@
+// A room in play: the WebSocket of docs/protocol.md 2, the View kept from its events, and
+// the screens of a room: join, waiting room, table, settlement, final results.
+
+import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
+import { getLang, pick, t, term } from "./i18n.js";
+import { settlementHtml, finalHtml } from "./settle.js";
+import { esc, tableHtml, uniqueNames } from "./table.js";
+import { formatTiles, parseTiles, sortTiles, tileSvg, tilesRow } from "./tiles.js";
+import { countdownHtml, setWhere, showRulesButton, toast } from "./ui.js";
+
+const LOG_KEEP = 40;
+
+/** Remove tiles (single tiles) from notation, as a hand event does to the viewer's hand. */
+function removeTiles(hand, tiles) {
+  const held = parseTiles(hand);
+  for (const x of tiles) {
+    const i = held.indexOf(x);
+    if (i >= 0) held.splice(i, 1);
+  }
+  return formatTiles(held);
+}
+
+/** The game of one room in the page. */
+export class Game {
+  constructor(app, room) {
+    this.app = app;
+    this.number = room;
+    this.held = heldSeat(room);
+    this.ws = null;
+    this.room = null; // public room state
+    this.info = null; // the variant's declaration
+    this.seat = null;
+    this.view = null;
+    this.legal = [];
+    this.deadline = null;
+    this.seq = -1;
+    this.waitingSnapshot = false;
+    this.lastDiscard = null;
+    this.log = [];
+    this.votes = new Set();
+    this.handEnd = null; // the last hand_end message while between hands
+    this.matchEnd = null;
+    this.settlements = new Map(); // index -> explained settlement
+    this.selected = null;
+    this.waits = new Map(); // hand key -> hints (POST /api/waits)
+    this.reserved = new Map(); // counters key -> reserved counts
+    this.closedFor = null; // why the connection will not come back
+    this.retry = 0;
+    this.poller = null;
+    this.renderQueued = false;
+    this.acted = 0; // actions sent so far ...
+    this.drawnActed = 0; // ... and how many of them the screen drawn last had seen
+    this.lastView = null;
+    this.stopped = false;
+    app.onclick = (e) => this.click(e);
+    app.onchange = (e) => this.change(e);
+  }
+
+  // -- start ------------------------------------------------------------------------------
+  async start() {
+    setWhere(t("room", { room: this.number }));
+    let state;
+    try {
+      state = await api(`/api/rooms/${encodeURIComponent(this.number)}`);
+    } catch (err) {
+      this.app.innerHTML = `<div class="card"><p>${esc(err.code === "not_found" ? t("not_found") : t("error", { m: err.message }))}</p>` +
+        `<p><a href="/">${esc(t("back_lobby"))}</a></p></div>`;
+      return;
+    }
+    this.room = state;
+    this.info = await variantInfo(state.variant);
+    showRulesButton(this.info, state.options);
+    if (this.held) {
+      this.connect();
+    } else {
+      this.renderJoin();
+    }
+    this.poller = setInterval(() => this.poll(), 3000);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.poller);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  /** Connection flags are not pushed: the waiting room and the settlement refresh them. */
+  async poll() {
+    if (this.stopped || !this.room || this.view) return;
+    try {
+      const state = await api(`/api/rooms/${encodeURIComponent(this.number)}`);
+      if (this.stopped) return;
+      for (const s of state.seats) {
+        const mine = this.room.seats[s.seat];
+        if (mine) mine.connected = s.connected;
+      }
+      this.render();
+    } catch {
+      // the next poll tries again
+    }
+  }
+
+  renderJoin() {
+    const st = this.room;
+    const open = st.status === "waiting" && st.seats.some((s) => s.name == null);
+    const why = st.status !== "waiting" ? t("room_started") : t("room_full");
+    const form = open
+      ? `<form id="join-form" class="row"><label>${esc(t("your_name"))} <input name="name" maxlength="32" required value="${esc(lastName() || t("default_name"))}"></label>` +
+        `<button type="submit" class="primary">${esc(t("join"))}</button></form>`
+      : `<p>${esc(why)}</p>`;
+    this.app.innerHTML = `<div class="card"><h2>${esc(t("room", { room: this.number }))} · ${esc(pick(this.info))}</h2>${form}` +
+      `<p><button type="button" data-act="watch">${esc(t("watch"))}</button></p></div>`;
+    const f = this.app.querySelector("#join-form");
+    if (f) {
+      f.onsubmit = async (e) => {
+        e.preventDefault();
+        const name = f.elements.name.value.trim() || t("default_name");
+        try {
+          const seat = await api(`/api/rooms/${this.number}/join`, { method: "POST", body: { name } });
+          keepName(name);
+          this.held = { seat: seat.seat, token: seat.token, name };
+          keepSeat(this.number, this.held);
+          this.connect();
+        } catch (err) {
+          toast(t("error", { m: err.message }));
+        }
+      };
+    }
+  }
+
+  // -- the connection --------------------------------------------------------------------
+  connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const q = this.held ? `?token=${encodeURIComponent(this.held.token)}` : "";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(this.number)}${q}`);
+    this.ws = ws;
+    this.seq = -1;
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onopen = () => {
+      this.retry = 0;
+      this.connected = true;
+      this.render();
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.connected = false;
+      if (this.stopped) return;
+      if (e.code === 4401) {
+        dropSeat(this.number);
+        this.held = null;
+        this.renderJoin();
+        return;
+      }
+      if (e.code === 4000) this.closedFor = t("replaced");
+      else if (e.code === 4404) this.closedFor = t("not_found");
+      else if (this.room && ["finished", "dissolved"].includes(this.room.status)) this.closedFor = "";
+      if (this.closedFor != null) {
+        this.render();
+        return;
+      }
+      this.retry += 1;
+      this.render();
+      setTimeout(() => !this.stopped && this.ws === ws && this.connect(), Math.min(5000, 500 * this.retry));
+    };
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  // -- messages ----------------------------------------------------------------------------
+  receive(msg) {
+    if (msg.type === "error") {
+      this.onError(msg);
+      return;
+    }
+    if (msg.type === "snapshot") {
+      this.onSnapshot(msg);
+      this.render();
+      return;
+    }
+    if (this.waitingSnapshot) return;
+    if (msg.seq > this.seq + 1 && this.seq >= 0) {
+      this.waitingSnapshot = true;
+      this.send({ type: "snapshot" });
+      return;
+    }
+    const fresh = msg.seq > this.seq;
+    this.seq = Math.max(this.seq, msg.seq);
+    if (msg.type === "event") this.onEvent(msg, fresh);
+    else if (msg.type === "hand_end") this.onHandEnd(msg);
+    else if (msg.type === "match_end") this.onMatchEnd(msg);
+    this.render();
+  }
+
+  onError(msg) {
+    const known = { rate_limited: true, already: true };
+    if (!known[msg.code]) toast(t("error", { m: msg.message }));
+    if (["illegal", "bad_action", "no_hand", "auto_on", "wrong_seat"].includes(msg.code)) {
+      this.send({ type: "snapshot" });
+    }
+  }
+
+  onSnapshot(msg) {
+    this.waitingSnapshot = false;
+    this.seq = msg.seq;
+    this.room = msg.room;
+    this.seat = msg.seat;
+    this.view = msg.view;
+    this.legal = msg.legal || [];
+    this.deadline = msg.deadline;
+    if (this.view) {
+      this.lastView = this.view;
+      this.handEnd = null;
+      this.lastDiscard = this.view.window_from;
+    } else if (this.room.hand_index > 0 && this.room.status !== "waiting") {
+      this.loadSettlements();
+    }
+    if (["finished", "dissolved"].includes(this.room.status) && !this.matchEnd) {
+      this.matchEnd = { totals: this.room.totals, reason: this.room.status === "dissolved" ? "dissolved" : "hands" };
+    }
+  }
+
+  addLog(line) {
+    this.log.push(line);
+    if (this.log.length > LOG_KEEP) this.log.shift();
+  }
+
+  onEvent(msg, fresh) {
+    const ev = msg.event;
+    this.legal = msg.legal || [];
+    this.deadline = msg.deadline;
+    if (ev.type === "hand_start") {
+      this.view = ev.view;
+      this.lastView = this.view;
+      this.handEnd = null;
+      this.lastDiscard = null;
+      this.selected = null;
+      this.log = [];
+      this.votes.clear();
+      this.room.status = "playing";
+      this.room.hand_index = ev.index;
+      for (const s of this.room.seats) s.ready = false;
+      this.addLog(t("ev_hand_start", { n: ev.index + 1, who: esc(this.who(ev.dealer)) }));
+      return;
+    }
+    if (ev.type === "ready") {
+      this.room.seats[ev.seat].ready = true;
+      if (ev.seat !== this.seat) this.addLog(t("ev_ready", { who: esc(this.who(ev.seat)) }));
+      return;
+    }
+    if (ev.type === "auto") {
+      this.room.seats[ev.seat].auto = ev.on;
+      if (ev.on && !this.view) this.room.seats[ev.seat].ready = true;
+      this.addLog(t(ev.on ? "ev_auto_on" : "ev_auto_off", { who: esc(this.who(ev.seat)) }));
+      return;
+    }
+    if (ev.type === "dissolve") {
+      if (ev.vote) this.votes.add(ev.seat);
+      else this.votes.delete(ev.seat);
+      this.addLog(t(ev.vote ? "ev_dissolve" : "ev_dissolve_off", { who: esc(this.who(ev.seat)) }));
+      return;
+    }
+    if (!fresh) {
+      // the seat's own decision in a window, not yet a room event
+      this.addLog(ev.type === "pass" ? t("ev_own_pass") : t("ev_own_claim", { what: t(ev.type) }));
+      return;
+    }
+    if (!this.view || !msg.table) return;
+    this.applyHandEvent(ev);
+    Object.assign(this.view, msg.table);
+  }
+
+  applyHandEvent(ev) {
+    const view = this.view;
+    const me = view.seat;
+    const seat = view.seats[ev.seat];
+    const own = ev.seat === me;
+    const who = esc(this.who(ev.seat));
+    const kind = ev.type;
+    if (kind === "discard") {
+      seat.discards.push(ev.tile);
+      seat.hand_size -= 1;
+      if (own) {
+        seat.hand = removeTiles(seat.hand, [ev.tile]);
+        seat.drawn = null;
+        this.selected = null;
+      }
+      this.lastDiscard = ev.seat;
+      this.addLog(t("ev_discard", { who, tile: this.tileWord(ev.tile) }));
+    } else if (kind === "draw") {
+      seat.hand_size += 1;
+      if (own && ev.tile) {
+        seat.hand = formatTiles([...parseTiles(seat.hand), ev.tile]);
+        seat.drawn = ev.tile;
+        this.addLog(t("ev_draw_own", { tile: this.tileWord(ev.tile) }));
+      }
+    } else if (kind === "flower") {
+      seat.flowers.push(ev.tile);
+      seat.hand_size -= 1;
+      if (own) {
+        seat.hand = removeTiles(seat.hand, [ev.tile]);
+        if (seat.drawn === ev.tile) seat.drawn = null;
+      }
+      this.addLog(t("ev_flower", { who, tile: this.tileWord(ev.tile) }));
+    } else if (kind === "chi" || kind === "peng" || kind === "kong") {
+      const meld = ev.meld;
+      if (ev.from != null) {
+        const river = view.seats[ev.from].discards;
+        river.pop();
+        seat.melds.push(meld);
+        const n = kind === "kong" ? 3 : 2;
+        seat.hand_size -= n;
+        if (own) {
+          const taken = ev.tiles ? parseTiles(ev.tiles) : Array(n).fill(view.window_tile || ev.tile);
+          seat.hand = removeTiles(seat.hand, taken);
+        }
+        if (this.lastDiscard === ev.from) this.lastDiscard = null;
+      } else if (meld.kind === "kong_added") {
+        const i = seat.melds.findIndex((m) => m.kind === "peng" && parseTiles(m.tiles)[0] === ev.tile);
+        if (i >= 0) seat.melds[i] = meld;
+        else seat.melds.push(meld);
+        seat.hand_size -= 1;
+        if (own) {
+          seat.hand = removeTiles(seat.hand, ev.tiles ? parseTiles(ev.tiles) : [ev.tile]);
+          seat.drawn = null;
+        }
+      } else {
+        seat.melds.push(meld);
+        seat.hand_size -= 4;
+        if (own) {
+          seat.hand = removeTiles(seat.hand, ev.tiles ? parseTiles(ev.tiles) : Array(4).fill(ev.tile));
+          seat.drawn = null;
+        }
+      }
+      const hidden = meld.kind === "kong_concealed" && !meld.tiles;
+      const tiles = parseTiles(meld.tiles).map((x) => this.tileWord(x)).join(" ");
+      this.addLog(hidden ? t("ev_kong_hidden", { who }) : t(`ev_${kind}`, { who, tiles }));
+    } else if (kind === "hu") {
+      this.addLog(t("ev_hu", { who }));
+    } else if (kind === "pass") {
+      this.addLog(t("ev_pass", { who }));
+    } else if (kind === "escape") {
+      this.addLog(t("ev_escape", { who }));
+    }
+  }
+
+  onHandEnd(msg) {
+    this.handEnd = msg;
+    this.view = null;
+    this.legal = [];
+    this.deadline = msg.deadline;
+    this.room.totals = msg.totals;
+    this.room.hand_index = msg.result.index + 1;
+    for (const s of this.room.seats) s.ready = Boolean(s.bot || s.auto);
+    this.loadSettlements();
+  }
+
+  onMatchEnd(msg) {
+    this.matchEnd = msg;
+    this.room.totals = msg.totals;
+    this.room.status = msg.reason === "dissolved" ? "dissolved" : "finished";
+    this.deadline = null;
+    this.loadSettlements();
+  }
+
+  async loadSettlements() {
+    try {
+      const list = await api(`/api/rooms/${encodeURIComponent(this.number)}/settlements`);
+      for (const s of list) this.settlements.set(s.index, s);
+      this.render();
+    } catch (err) {
+      toast(t("error", { m: err.message }));
+    }
+  }
+
+  // -- helpers -----------------------------------------------------------------------------
+  who(seat) {
+    if (seat === this.seat) return t("you");
+    const name = this.room ? this.names()[seat] : null;
+    return name || t("seat_n", { n: seat });
+  }
+
+  /** The seats' names as shown (shared names numbered). */
+  names() {
+    return uniqueNames(this.room.seats.map((s) => s.name));
+  }
+
+  tileWord(tile) {
+    return tileSvg(tile, { cls: "s inline", wild: this.view && tile === this.view.wild });
+  }
+
+  isPlayer() {
+    return this.seat != null;
+  }
+
+  // -- the player's decisions ----------------------------------------------------------------
+  act(action) {
+    this.send({ type: "action", action });
+    this.acted += 1;
+    this.legal = [];
+    this.selected = null;
+    this.render();
+  }
+
+  click(e) {
+    const tile = e.target.closest("[data-tile]");
+    if (tile && this.app.contains(tile) && tile.closest(".hand.own")) {
+      this.tapTile(tile.getAttribute("data-tile"));
+      return;
+    }
+    const el = e.target.closest("[data-act]");
+    if (!el) return;
+    const what = el.getAttribute("data-act");
+    if (what === "action") this.act(this.legal[Number(el.getAttribute("data-i"))]);
+    else if (what === "discard-selected") this.discard(this.selected);
+    else if (what === "ready") this.send({ type: "ready" });
+    else if (what === "auto") this.send({ type: "auto", on: !this.room.seats[this.seat].auto });
+    else if (what === "dissolve") this.send({ type: "dissolve", vote: !this.votes.has(this.seat) });
+    else if (what === "add-bot") this.addBot(Number(el.getAttribute("data-seat")));
+    else if (what === "remove-bot") this.removeBot(Number(el.getAttribute("data-seat")));
+    else if (what === "copy") this.copyLink();
+    else if (what === "watch") {
+      this.held = null;
+      this.connect();
+    }
+  }
+
+  change() {}
+
+  tapTile(tile) {
+    if (this.selected === tile && this.discardAction(tile)) {
+      this.discard(tile);
+      return;
+    }
+    this.selected = this.selected === tile ? null : tile;
+    this.render();
+  }
+
+  discardAction(tile) {
+    return this.legal.find((a) => a.type === "discard" && a.tile === tile);
+  }
+
+  discard(tile) {
+    const action = this.discardAction(tile);
+    if (action) this.act(action);
+  }
+
+  async addBot(seat) {
+    const select = this.app.querySelector(`select[data-bot-for="${seat}"]`);
+    const bot = select ? select.value : "greedy";
+    try {
+      await api(`/api/rooms/${this.number}/seats/${seat}`, { method: "PUT", body: { bot }, token: this.held.token });
+    } catch (err) {
+      toast(t("error", { m: err.message }));
+    }
+  }
+
+  async removeBot(seat) {
+    try {
+      await api(`/api/rooms/${this.number}/seats/${seat}`, { method: "DELETE", token: this.held.token });
+    } catch (err) {
+      toast(t("error", { m: err.message }));
+    }
+  }
+
+  shareLink() {
+    return `${location.origin}/?room=${this.number}`;
+  }
+
+  async copyLink() {
+    try {
+      await navigator.clipboard.writeText(this.shareLink());
+      toast(t("copied"));
+    } catch {
+      const input = this.app.querySelector("#share");
+      if (input) input.select();
+    }
+  }
+
+  /** 听牌提示 for the viewer's concealed tiles (asked once per hand state). */
+  hints() {
+    const view = this.view;
+    if (!view || this.seat == null) return null;
+    const mine = view.seats[this.seat];
+    const key = `${mine.hand}|${mine.melds.length}|${view.wild || ""}`;
+    if (this.waits.has(key)) return this.waits.get(key);
+    this.waits.set(key, null);
+    api("/api/waits", {
+      method: "POST",
+      body: { variant: view.variant, hand: mine.hand, melds: mine.melds.length, wild: view.wild },
+    })
+      .then((hints) => {
+        this.waits.set(key, hints);
+        this.render();
+      })
+      .catch(() => this.waits.set(key, []));
+    return null;
+  }
+
+  /** Reserved tile counts (horses, birds) of the hand in play, asked once per counters. */
+  reservedCounts() {
+    const view = this.view;
+    if (!view) return {};
+    const key = JSON.stringify([view.counters]);
+    if (this.reserved.has(key)) return this.reserved.get(key) || {};
+    this.reserved.set(key, null);
+    api("/api/reserved", {
+      method: "POST",
+      body: { variant: view.variant, options: view.options, counters: view.counters },
+    })
+      .then((counts) => {
+        this.reserved.set(key, counts);
+        this.render();
+      })
+      .catch(() => this.reserved.set(key, {}));
+    return {};
+  }
+
+  /** Copies of a kind the viewer has not seen (its hand, rivers, melds, face-up tiles). */
+  unseen(tile) {
+    const view = this.view;
+    let seen = 0;
+    const count = (list) => {
+      for (const x of list) if (x === tile) seen += 1;
+    };
+    count(parseTiles(view.seats[this.seat].hand));
+    for (const s of view.seats) {
+      count(s.discards);
+      for (const m of s.melds) {
+        const tiles = parseTiles(m.tiles);
+        if (m.wilds && m.kind !== "chi") {
+          const natural = tiles.length - m.wilds;
+          if (tiles[0] === tile) seen += natural;
+          if (tile === view.wild) seen += m.wilds;
+        } else count(tiles);
+      }
+    }
+    for (const tiles of Object.values(view.revealed || {})) count(parseTiles(tiles));
+    return Math.max(0, 4 - seen);
+  }
+
+  // -- screens -----------------------------------------------------------------------------
+  render() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      if (!this.stopped) this.draw();
+    });
+  }
+
+  draw() {
+    if (!this.room) return;
+    this.drawnActed = this.acted;
+    if (!this.ws) {
+      this.renderJoin();
+      return;
+    }
+    setWhere(`${t("room", { room: this.number })} · ${pick(this.info)}`);
+    const banner = this.bannerHtml();
+    let body;
+    if (this.matchEnd && !this.view) body = this.finalScreen();
+    else if (this.view) body = this.tableScreen();
+    else if (this.room.status === "waiting") body = this.waitingScreen();
+    else body = this.betweenScreen();
+    this.app.innerHTML = banner + body;
+    const log = this.app.querySelector(".log ol");
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  bannerHtml() {
+    if (this.closedFor) return `<div class="banner warn">${esc(this.closedFor)}</div>`;
+    if (this.ws && this.ws.readyState !== WebSocket.OPEN && this.closedFor == null && this.seq >= 0) {
+      return `<div class="banner warn">${esc(t("reconnecting"))}</div>`;
+    }
+    if (this.ws && this.seat == null && this.seq >= 0) return `<div class="banner">${esc(t("spectating"))}</div>`;
+    return "";
+  }
+
+  seatRow(s) {
+    const me = s.seat === this.seat;
+    const owner = this.seat === 0;
+    const badges = [];
+    if (s.seat === 0 && s.name) badges.push(`<b class="badge">${esc(t("owner"))}</b>`);
+    if (me) badges.push(`<b class="badge you">${esc(t("you"))}</b>`);
+    if (s.bot) badges.push(`<b class="badge bot">${esc(t("bot_named", { bot: s.bot }))}</b>`);
+    if (s.auto) badges.push(`<b class="badge auto">${esc(t("auto_mark"))}</b>`);
+    if (s.name && !s.bot) badges.push(`<b class="badge ${s.connected ? "on" : "off"}">${esc(t(s.connected ? "online" : "offline"))}</b>`);
+    if (this.votes.has(s.seat)) badges.push(`<b class="badge warn">${esc(t("dissolve"))}</b>`);
+    const ready = s.name ? `<span class="ready ${s.ready ? "yes" : ""}">${esc(t(s.ready ? "is_ready" : "not_ready"))}</span>` : "";
+    let tools = "";
+    if (owner && this.room.status === "waiting") {
+      if (s.name == null) {
+        tools = `<select data-bot-for="${s.seat}" aria-label="${esc(t("add_bot"))}">${(this.bots || ["greedy"]).map((b) => `<option>${esc(b)}</option>`).join("")}</select>` +
+          `<button type="button" data-act="add-bot" data-seat="${s.seat}">${esc(t("add_bot"))}</button>`;
+      } else if (s.bot) {
+        tools = `<button type="button" data-act="remove-bot" data-seat="${s.seat}">${esc(t("remove_bot"))}</button>`;
+      }
+    }
+    const name = s.name == null ? `<i>${esc(t("free_seat"))}</i>` : esc(this.names()[s.seat]);
+    return `<li class="seatrow" data-seat="${s.seat}"><span class="no">${s.seat}</span><span class="name">${name}</span>${badges.join("")}${ready}<span class="grow"></span>${tools}</li>`;
+  }
+
+  waitingScreen() {
+    if (!this.bots) {
+      this.bots = ["greedy"];
+      api("/api/bots").then((b) => {
+        this.bots = b;
+        this.render();
+      }).catch(() => {});
+    }
+    const me = this.seat != null ? this.room.seats[this.seat] : null;
+    const readyBtn = me && !me.ready ? `<button type="button" class="primary" data-act="ready">${esc(t("ready"))}</button>` : "";
+    return `<div class="card room"><h2>${esc(t("room", { room: this.number }))} · ${esc(pick(this.info))}</h2>` +
+      `<p class="muted">${esc(t("waiting_players"))}</p>` +
+      `<ul class="seats">${this.room.seats.map((s) => this.seatRow(s)).join("")}</ul>` +
+      `<div class="row">${readyBtn}${this.dissolveButton()}</div>` +
+      `<div class="row share"><label>${esc(t("share"))} <input id="share" readonly value="${esc(this.shareLink())}"></label>` +
+      `<button type="button" data-act="copy">${esc(t("copy"))}</button></div></div>`;
+  }
+
+  dissolveButton() {
+    if (this.seat == null || ["finished", "dissolved"].includes(this.room.status)) return "";
+    const voted = this.votes.has(this.seat);
+    return `<button type="button" data-act="dissolve" class="quiet">${esc(t(voted ? "dissolve_cancel" : "dissolve"))}</button>`;
+  }
+
+  tableModel() {
+    const view = this.view;
+    const room = this.room;
+    const mine = this.seat ?? 0;
+    const names = this.names();
+    const seats = view.seats.map((s, i) => ({ ...s, ...room.seats[i], name: names[i] }));
+    const canPlay = this.seat != null;
+    const discards = this.legal.filter((a) => a.type === "discard");
+    const hints = canPlay ? this.hints() : null;
+    const tingTiles = new Set((hints || []).filter((h) => h.discard && discards.some((a) => a.tile === h.discard)).map((h) => h.discard));
+    const vs = view.variant_state || {};
+    return {
+      info: this.info,
+      seats,
+      mine,
+      dealer: view.dealer,
+      current: view.current,
+      phase: view.phase,
+      wild: view.wild,
+      revealed: view.revealed,
+      counters: view.counters,
+      liveTiles: view.live,
+      handLabel: t("hand_of", { n: room.hand_index + 1, m: room.hands }),
+      lastDiscard: this.lastDiscard,
+      faceUp: false,
+      live: true,
+      canPlay,
+      selected: this.selected,
+      discardable: discards.length ? new Set(discards.map((a) => a.tile)) : null,
+      tingTiles,
+      deadline: this.deadline,
+      clockSeat: this.legal.length ? this.seat : null,
+      variantState: vs,
+      noWin: Array.isArray(vs.no_win) ? vs.no_win : null,
+      reservedCounts: this.reservedCounts(),
+      hints,
+    };
+  }
+
+  actionButtons() {
+    const buttons = [];
+    this.legal.forEach((a, i) => {
+      if (a.type === "discard") return;
+      let tiles = "";
+      if (a.type === "chi") {
+        const window = this.view.window_tile;
+        const all = sortTiles([...parseTiles(a.tiles), window]);
+        tiles = all.map((x) => tileSvg(x, { cls: x === window ? "s claimed" : "s", wild: x === this.view.wild })).join("");
+      } else if (a.type === "kong" && a.tile) {
+        tiles = tileSvg(a.tile, { cls: "s" });
+      }
+      buttons.push(`<button type="button" class="act act-${a.type}" data-act="action" data-i="${i}"><span>${esc(t(a.type))}</span>${tiles}</button>`);
+    });
+    if (this.selected && this.discardAction(this.selected)) {
+      buttons.push(`<button type="button" class="act act-discard" data-act="discard-selected"><span>${esc(t("discard"))}</span>${tileSvg(this.selected, { cls: "s" })}</button>`);
+    }
+    return buttons.join("");
+  }
+
+  promptHtml() {
+    const view = this.view;
+    const claims = this.legal.filter((a) => a.type !== "discard");
+    const turn = this.legal.some((a) => a.type === "discard");
+    if (view.phase === "claim" && claims.length) {
+      return t("your_claim", { who: esc(this.who(view.window_from)), tile: this.tileWord(view.window_tile) });
+    }
+    if (view.phase === "rob" && claims.length) {
+      return t("your_rob", { who: esc(this.who(view.window_from)), tile: this.tileWord(view.window_tile) });
+    }
+    if (view.phase === "declare" && claims.length) return t("your_declare");
+    if (turn) return t("your_turn");
+    if (view.phase === "claim" && view.window_tile) {
+      return t("ev_discard", { who: esc(this.who(view.window_from)), tile: this.tileWord(view.window_tile) });
+    }
+    return t("waiting_for", { who: esc(this.who(view.current)) });
+  }
+
+  hintHtml(model) {
+    const hints = model.hints;
+    if (!hints || !hints.length) return "";
+    const line = (h) => {
+      const waits = h.waits.map((x) => `<span class="wait">${tileSvg(x, { cls: "s", wild: x === this.view.wild })}<small>${esc(t("unseen", { n: this.unseen(x) }))}</small></span>`).join("");
+      const head = h.discard ? t("ting_after", { tile: this.tileWord(h.discard) }) : t("ting_now");
+      return `<div class="ting-line${h.discard && h.discard === this.selected ? " sel" : ""}">${head}${waits}</div>`;
+    };
+    const discards = this.legal.some((a) => a.type === "discard");
+    let shown;
+    if (discards) {
+      const playable = hints.filter((h) => h.discard && this.discardAction(h.discard));
+      const chosen = playable.filter((h) => h.discard === this.selected);
+      shown = chosen.length ? chosen : playable.slice(0, 3);
+    } else {
+      shown = hints.filter((h) => h.discard == null);
+    }
+    if (!shown.length) return "";
+    return `<div class="hints"><b>${esc(t("ting"))}</b>${shown.map(line).join("")}</div>`;
+  }
+
+  tableScreen() {
+    const model = this.tableModel();
+    const center = `<div class="prompt">${this.promptHtml()}</div>` +
+      (this.legal.length && this.deadline ? `<div class="clock">${countdownHtml(this.deadline, "big")}</div>` : "") +
+      (this.view.phase !== "turn" && this.view.window_tile ? `<div class="window">${tileSvg(this.view.window_tile, { wild: this.view.window_tile === this.view.wild })}</div>` : "");
+    const me = this.seat != null ? this.room.seats[this.seat] : null;
+    const tools = me
+      ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>${this.dissolveButton()}`
+      : "";
+    const votes = this.votes.size
+      ? `<div class="muted">${esc(t("dissolve_votes", { names: [...this.votes].map((s) => this.who(s)).join(", ") }))}</div>` : "";
+    const log = `<details class="log" open><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
+    return tableHtml(model, center) +
+      `<div class="actions">${this.actionButtons()}</div>${this.hintHtml(model)}` +
+      `<div class="row tools">${tools}</div>${votes}${log}`;
+  }
+
+  betweenScreen() {
+    const index = this.room.hand_index - 1;
+    const explained = this.settlements.get(index);
+    const fallback = this.handEnd ? this.handEnd.result : null;
+    const me = this.seat != null ? this.room.seats[this.seat] : null;
+    let ready = "";
+    if (me && this.room.status === "playing") {
+      ready = me.ready
+        ? `<p class="muted">${esc(t("waiting_next"))}</p>`
+        : `<button type="button" class="primary" data-act="ready">${esc(t("next_hand"))}</button>` +
+          (this.deadline ? ` <span class="muted">${esc(t("ready_in"))}</span>${countdownHtml(this.deadline)}` : "");
+    }
+    const seatsState = `<ul class="seats compact">${this.room.seats.map((s) => this.seatRow(s)).join("")}</ul>`;
+    return `<div class="card settle">${settlementHtml(this.settleContext(), explained, fallback)}<div class="row">${ready}${this.dissolveButton()}</div>${seatsState}</div>`;
+  }
+
+  settleContext() {
+    return {
+      info: this.info,
+      names: this.names().map((n, i) => {
+        const name = n || t("seat_n", { n: i });
+        return i === this.seat ? `${name}（${t("you")}）` : name;
+      }),
+      mine: this.seat,
+      hands: this.room.hands,
+    };
+  }
+
+  finalScreen() {
+    const list = [...this.settlements.values()].sort((a, b) => a.index - b.index);
+    const last = list.length ? list[list.length - 1] : null;
+    const lastHand = last ? settlementHtml(this.settleContext(), last, null) : "";
+    return `<div class="card settle">${finalHtml(this.settleContext(), list, this.matchEnd, this.number)}${lastHand}</div>`;
+  }
+}
+
+export { getLang, term, tilesRow };

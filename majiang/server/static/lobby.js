@@ -1,0 +1,168 @@
+// The lobby: create a room (variant, its options as a form generated from GET /api/variants,
+// 局数, bot seats, turn timer), join one by number, recent matches.
+
+import { api, keepName, keepSeat, lastName, variants } from "./api.js";
+import { getLang, pick, t } from "./i18n.js";
+import { optionValue } from "./rules.js";
+import { esc } from "./table.js";
+import { setWhere, showRulesButton, toast } from "./ui.js";
+
+const DEFAULT_BOTS = { 1: "greedy", 2: "greedy", 3: "greedy" };
+
+/** One option's input, generated from its declaration. */
+function optionField(o) {
+  const zh = getLang() === "zh";
+  const label = zh ? o.zh : o.id;
+  const id = `opt-${o.id}`;
+  const hint = `<small class="muted">${esc(o.doc)} · ${esc(t("default_is", { v: optionValue(o.default) }))}</small>`;
+  let input;
+  if (o.kind === "bool") {
+    input = `<input type="checkbox" id="${id}" data-opt="${esc(o.id)}" data-kind="bool"${o.default ? " checked" : ""}>`;
+  } else if (o.kind === "choice") {
+    const choices = o.choices
+      .map((c, i) => `<option value="${i}"${c === o.default ? " selected" : ""}>${esc(optionValue(c))}</option>`)
+      .join("");
+    input = `<select id="${id}" data-opt="${esc(o.id)}" data-kind="choice">${choices}</select>`;
+  } else {
+    const min = o.min != null ? ` min="${o.min}"` : "";
+    const max = o.max != null ? ` max="${o.max}"` : "";
+    input = `<input type="number" id="${id}" data-opt="${esc(o.id)}" data-kind="int" value="${o.default}"${min}${max} step="1">`;
+  }
+  return `<div class="field ${o.kind}"><label for="${id}">${esc(label)}</label>${input}${hint}</div>`;
+}
+
+/** The lobby screen. */
+export class Lobby {
+  constructor(app) {
+    this.app = app;
+    this.list = [];
+    this.variant = localStorage.getItem("majiang.variant") || "guangdong";
+    this.bots = ["greedy"];
+    this.matches = [];
+  }
+
+  async start() {
+    setWhere("");
+    showRulesButton(null);
+    try {
+      [this.list, this.bots, this.matches] = await Promise.all([
+        variants(),
+        api("/api/bots"),
+        api("/api/matches?limit=10"),
+      ]);
+    } catch (err) {
+      this.app.innerHTML = `<div class="card"><p>${esc(t("error", { m: err.message }))}</p></div>`;
+      return;
+    }
+    if (!this.list.some((v) => v.id === this.variant)) this.variant = this.list[0].id;
+    this.draw();
+  }
+
+  stop() {}
+
+  info() {
+    return this.list.find((v) => v.id === this.variant);
+  }
+
+  draw() {
+    const info = this.info();
+    showRulesButton(info, null);
+    const variantOptions = this.list
+      .map((v) => `<option value="${esc(v.id)}"${v.id === this.variant ? " selected" : ""}>${esc(v.zh)} · ${esc(v.name)}</option>`)
+      .join("");
+    const seatRows = [1, 2, 3]
+      .map((s) => {
+        const choices = [`<option value="">${esc(t("human"))}</option>`]
+          .concat(this.bots.map((b) => `<option value="${esc(b)}"${DEFAULT_BOTS[s] === b ? " selected" : ""}>${esc(t("bot_named", { bot: b }))}</option>`))
+          .join("");
+        return `<div class="field"><label for="seat-${s}">${esc(t("seat_n", { n: s }))}</label><select id="seat-${s}" data-seat="${s}">${choices}</select></div>`;
+      })
+      .join("");
+    const recent = this.matches.length
+      ? `<ul class="recent">${this.matches.map((m) => {
+          const v = this.list.find((x) => x.id === m.variant);
+          const when = new Date(m.finished_at).toLocaleString(getLang() === "zh" ? "zh-CN" : "en");
+          const scores = m.names.map((n, i) => `${esc(n)} ${m.totals[i] > 0 ? "+" : ""}${m.totals[i]}`).join(" · ");
+          return `<li><a href="/replay/${esc(m.room)}">${esc(t("replay"))} ${esc(m.room)}</a> <span class="muted">${esc(v ? pick(v) : m.variant)} · ${esc(when)}</span><br><small>${scores}</small></li>`;
+        }).join("")}</ul>`
+      : `<p class="muted">${esc(t("no_recent"))}</p>`;
+    this.app.innerHTML = `<div class="lobby">
+<form id="create" class="card" data-variant="${esc(this.variant)}">
+  <h2>${esc(t("create_room"))}</h2>
+  <div class="field"><label for="variant">${esc(t("variant"))}</label><select id="variant">${variantOptions}</select>
+  <small class="muted summary">${esc(pick(info.summary))}</small></div>
+  <fieldset><legend>${esc(t("options"))}</legend>${info.options.map(optionField).join("")}</fieldset>
+  <div class="grid2">
+    <div class="field"><label for="hands">${esc(t("hands"))}</label><input id="hands" type="number" min="1" max="64" value="8"></div>
+    <div class="field"><label for="turn">${esc(t("turn_seconds"))}</label><input id="turn" type="number" min="0" max="600" value="15"></div>
+  </div>
+  ${seatRows}
+  <div class="field"><label for="name">${esc(t("your_name"))}</label><input id="name" maxlength="32" value="${esc(lastName() || t("default_name"))}"></div>
+  <button type="submit" class="primary" id="create-btn">${esc(t("create"))}</button>
+</form>
+<form id="join" class="card">
+  <h2>${esc(t("join_room"))}</h2>
+  <div class="row"><input id="room-no" inputmode="numeric" maxlength="6" placeholder="${esc(t("room_number"))}" aria-label="${esc(t("room_number"))}">
+  <button type="submit">${esc(t("join"))}</button></div>
+</form>
+<section class="card">
+  <h2>${esc(t("recent"))}</h2>${recent}
+  <p><a href="/replay">${esc(t("open_record"))}</a></p>
+</section>
+</div>`;
+    this.app.querySelector("#variant").onchange = (e) => {
+      this.variant = e.target.value;
+      localStorage.setItem("majiang.variant", this.variant);
+      this.draw();
+    };
+    this.app.querySelector("#create").onsubmit = (e) => {
+      e.preventDefault();
+      this.create();
+    };
+    this.app.querySelector("#join").onsubmit = (e) => {
+      e.preventDefault();
+      const number = this.app.querySelector("#room-no").value.trim();
+      if (!/^\d{6}$/.test(number)) {
+        toast(t("room_number_bad"));
+        return;
+      }
+      location.assign(`/?room=${number}`);
+    };
+  }
+
+  readOptions() {
+    const info = this.info();
+    const options = {};
+    for (const el of this.app.querySelectorAll("[data-opt]")) {
+      const o = info.options.find((x) => x.id === el.getAttribute("data-opt"));
+      if (o.kind === "bool") options[o.id] = el.checked;
+      else if (o.kind === "choice") options[o.id] = o.choices[Number(el.value)];
+      else options[o.id] = Number.parseInt(el.value, 10);
+    }
+    return options;
+  }
+
+  async create() {
+    const name = this.app.querySelector("#name").value.trim() || t("default_name");
+    const bots = {};
+    for (const el of this.app.querySelectorAll("select[data-seat]")) {
+      if (el.value) bots[el.getAttribute("data-seat")] = el.value;
+    }
+    const body = {
+      variant: this.variant,
+      options: this.readOptions(),
+      hands: Number.parseInt(this.app.querySelector("#hands").value, 10),
+      turn_seconds: Number.parseInt(this.app.querySelector("#turn").value, 10),
+      name,
+      bots,
+    };
+    try {
+      const made = await api("/api/rooms", { method: "POST", body });
+      keepName(name);
+      keepSeat(made.room, { seat: made.seat, token: made.token, name });
+      location.assign(`/?room=${made.room}`);
+    } catch (err) {
+      toast(t("error", { m: err.message }));
+    }
+  }
+}

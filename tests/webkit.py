@@ -1,0 +1,191 @@
+"""Helpers for the browser tests: Debian's Chromium driven by Playwright (never a downloaded
+browser), pages that record every console error and page error, and a player that plays a
+hand by clicking what the page offers."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 860}
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+RAW_JSON = re.compile(r'\{\s*"|"type"\s*:|\[\s*\{')
+
+__all__ = [
+    "CHROMIUM",
+    "DESKTOP",
+    "PHONE",
+    "SHOTS",
+    "Player",
+    "launch",
+    "watched_page",
+]
+
+
+def launch(pw: Playwright) -> Browser:
+    """Debian's Chromium (apt-get install chromium): the tests never download a browser."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: apt-get install chromium fonts-noto-cjk")
+    return pw.chromium.launch(executable_path=CHROMIUM, args=["--disable-gpu"])
+
+
+class Watch:
+    """What went wrong on one page: console errors, uncaught exceptions, raw JSON shown."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.expected: list[str] = []
+
+    def expect(self, url: str) -> None:
+        """A failed load of this URL is the test's own doing (an unknown room asked for)."""
+        self.expected.append(url)
+
+    def console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        url = str(message.location.get("url", ""))
+        if message.text.startswith("Failed to load resource") and url in self.expected:
+            return
+        self.errors.append(f"console: {message.text} ({message.location})")
+
+    def page_error(self, error: Exception) -> None:
+        self.errors.append(f"page error: {error}")
+
+
+@contextmanager
+def watched_page(
+    browser: Browser, viewport: dict[str, int] = DESKTOP
+) -> Iterator[tuple[Page, BrowserContext, Watch]]:
+    """A page in a fresh context (its own storage: another player), whose console errors
+    and page errors fail the test at the end."""
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    page = context.new_page()
+    watch = Watch()
+    page.on("console", watch.console)
+    page.on("pageerror", watch.page_error)
+    try:
+        yield page, context, watch
+        assert not watch.errors, watch.errors
+    finally:
+        context.close()
+
+
+def no_raw_json(page: Page) -> None:
+    """Nothing the server sent is shown as JSON text."""
+    text = page.inner_text("body")
+    found = RAW_JSON.search(text)
+    assert found is None, (
+        f"raw JSON on the page: ...{text[max(0, found.start() - 80) : found.end() + 80]}..."
+    )
+
+
+class Player:
+    """Plays one seat's page by clicks only: a claim or win button among those offered (a
+    win when there is one), else a discard by tapping a tile twice."""
+
+    def __init__(self, page: Page, seed: int, phone: bool = False) -> None:
+        self.page = page
+        self.rng = random.Random(seed)
+        self.phone = phone
+        self.discards = 0
+        self.claims = 0
+        self.claim_shot: Path | None = None
+
+    def buttons(self) -> list[str]:
+        return self.page.locator(".actions button[data-act=action]").all_inner_texts()
+
+    def step(self) -> bool:
+        """One decision if the page offers one; False when there is nothing to do."""
+        page = self.page
+        labels = self.buttons()
+        if labels:
+            if self.claim_shot is not None:
+                page.screenshot(path=str(self.claim_shot))
+                self.claim_shot = None
+            wins = [i for i, label in enumerate(labels) if label.strip().startswith(("胡", "Win"))]
+            pick = wins[0] if wins else self.rng.randrange(len(labels))
+            drawn = self.acted()
+            try:
+                page.locator(".actions button[data-act=action]").nth(pick).click(timeout=3000)
+            except Exception:  # the page moved on (the window closed): look again
+                return True
+            self.claims += 1
+            self.redrawn(drawn)
+            return True
+        tiles = page.locator(".hand.own.turn svg.tile.h:not(.dim)")
+        count = tiles.count()
+        if not count:
+            return False
+        if self.phone:
+            self.check_fits()
+        try:
+            tiles.nth(self.rng.randrange(count)).click(timeout=3000)
+            drawn = self.acted()
+            page.locator(".hand.own.turn svg.tile.h.sel").first.click(timeout=3000)
+        except Exception:  # the turn ended meanwhile (a timeout, a win): look again
+            return True
+        self.discards += 1
+        self.redrawn(drawn)
+        return True
+
+    def acted(self) -> int:
+        """Actions the page has sent."""
+        return int(self.page.evaluate("window.majiang.acted"))
+
+    def redrawn(self, before: int) -> None:
+        """Wait until the page has sent the action clicked and drawn the screen after it
+        (before the test reads the screen again)."""
+        with contextlib.suppress(PlaywrightTimeout):  # the click came too late to act
+            self.page.wait_for_function(
+                "n => window.majiang.drawnActed > n", arg=before, timeout=5000
+            )
+
+    def check_fits(self) -> None:
+        """The whole hand is on screen: no horizontal scrolling, every tile inside."""
+        page = self.page
+        width = page.evaluate("document.documentElement.scrollWidth")
+        viewport = page.viewport_size
+        assert viewport is not None
+        assert width <= viewport["width"], f"horizontal scroll: {width} > {viewport['width']}"
+        right = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('.hand.own svg.tile')]"
+            ".map(e => e.getBoundingClientRect().right))"
+        )
+        assert right <= viewport["width"], f"a tile ends at {right}px"
+
+    def until_turn(self, timeout: float = 60) -> None:
+        """Answer what is offered until the seat's own turn to discard."""
+        page = self.page
+        end = time.monotonic() + timeout
+        while not page.locator(".hand.own.turn").count():
+            assert time.monotonic() < end, "the seat's turn did not come"
+            assert not page.locator(".settle").count(), "the hand ended first"
+            if self.buttons():
+                self.step()
+            else:
+                page.wait_for_timeout(25)
+
+    def play_hand(self, timeout: float = 90) -> None:
+        """Decide until the page shows the hand's settlement."""
+        page = self.page
+        end = time.monotonic() + timeout
+        n = 0
+        while time.monotonic() < end:
+            if page.locator(".settle").count():
+                return
+            if not self.step():
+                page.wait_for_timeout(25)
+            n += 1
+            if n % 40 == 0:
+                no_raw_json(page)
+        raise AssertionError(f"no settlement after {timeout} s: {page.inner_text('body')[:800]}")
