@@ -1,4 +1,4 @@
-# Quick start: `make run` starts majiang, `make test` runs every check.
+# Quick start: `make run` starts the web game, `make test` runs every check.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,8 +14,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web]"
 	touch $(STAMP)
 
+# the browser game: majiang serve on the embedded SQLite database (~/.majiang/majiang.db),
+# printing the address and opening a browser where there is a display
 run: $(STAMP)
-	$(BIN)/majiang play
+	$(BIN)/majiang serve --open
 
 lint: $(STAMP)
 	$(BIN)/ruff check majiang tests bench tools

@@ -188,6 +188,35 @@ def test_one_human_against_three_bots_plays_a_hand(
         no_raw_json(page)
 
 
+def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
+    browser: Browser, server: Server
+) -> None:
+    """Before the start the owner frees a bot's seat and seats another bot; a player who
+    joins by the share link gets no owner tools; both vote 解散 and the room closes."""
+    with watched_page(browser) as (a, _, _), watched_page(browser, PHONE) as (b, _, _):
+        room = create_room(a, server, "hongzhong", hands=2, bots=2)
+        a.click(".seatrow[data-seat='2'] [data-act=remove-bot]")
+        a.wait_for_selector(".seatrow[data-seat='2'] select[data-bot-for]")
+        a.select_option(".seatrow[data-seat='2'] select[data-bot-for]", "random")
+        a.click(".seatrow[data-seat='2'] [data-act=add-bot]")
+        a.wait_for_selector(".seatrow[data-seat='2'] >> text=机器人 random")
+        state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
+        assert [s["bot"] for s in state["seats"]] == [None, "greedy", "random", None]
+        b.goto(a.input_value("#share"))
+        b.fill("#join-form input[name=name]", "Bo")
+        b.click("#join-form button")
+        b.wait_for_selector(".seatrow[data-seat='3'] .badge.you")
+        assert b.locator("[data-act=remove-bot], [data-act=add-bot]").count() == 0
+        a.wait_for_selector(".seatrow[data-seat='3'] >> text=Bo")
+        a.click("[data-act=dissolve]")
+        b.wait_for_selector(".seatrow[data-seat='0'] .badge.warn")
+        b.click("[data-act=dissolve]")
+        for page in (a, b):
+            page.wait_for_selector("text=总结算")
+            assert "房间解散" in page.inner_text(".settle")
+            no_raw_json(page)
+
+
 def test_four_humans_play_a_hand_in_one_room(browser: Browser, server: Server) -> None:
     """The creator shares the link; three more pages (their own storage each) join by it,
     everyone readies, and the four play a hand by clicks to the settlement."""

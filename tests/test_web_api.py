@@ -5,7 +5,9 @@ and the record replayer, and over HTTP against a real `majiang serve`."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,6 +15,7 @@ import pytest
 from test_server import TIMEOUT, Server
 
 from majiang.bots import BOTS, GreedyBot
+from majiang.cli import serve as serve_cli
 from majiang.engine import Match
 from majiang.hand import is_winning
 from majiang.records import record_json, replay
@@ -195,3 +198,32 @@ def test_the_web_calls_over_http(server: Server) -> None:
         for path in ("/", "/replay", f"/replay/{room}", "/static/main.js", "/static/style.css"):
             assert http.get(path).status_code == 200, path
         assert http.get("/static/nothing.js").status_code == 404
+
+
+def test_make_run_opens_a_browser_only_where_there_is_a_display(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`majiang serve --open` (make run): no display, no browser (a terminal browser must
+    not take the console) and the server serves all the same; with one, the address opens."""
+    opened: list[str] = []
+    monkeypatch.setattr(serve_cli.webbrowser, "open", opened.append)
+    monkeypatch.setattr(serve_cli.sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert not serve_cli.has_display()
+    serve_cli.open_browser("http://127.0.0.1:1/")
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert serve_cli.has_display()
+    serve_cli.open_browser("http://127.0.0.1:2/")
+    deadline = time.monotonic() + 10
+    while not opened and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert opened == ["http://127.0.0.1:2/"]
+    monkeypatch.delenv("DISPLAY")
+    s = Server(f"sqlite:///{tmp_path / 'run.db'}", "--open").start()
+    try:
+        page = httpx.get(f"{s.http}/", timeout=TIMEOUT)
+        assert page.status_code == 200 and '<script type="module"' in page.text
+        assert s.first_line.startswith(f"majiang serve: {s.http}/")
+    finally:
+        s.stop()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sys
+import threading
+import webbrowser
 from typing import Any
 
 from majiang.errors import MajiangError
@@ -27,6 +30,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--db", default=None, help="database URL, e.g. sqlite:///rooms.db or "
                    "postgresql+psycopg://user@host/db")  # fmt: skip
     p.add_argument(
+        "--open",
+        action="store_true",
+        help="open the browser game in a browser, where a display exists (make run)",
+    )
+    p.add_argument(
         "--rooms-per-address",
         type=int,
         default=None,
@@ -43,6 +51,29 @@ def _check_port(host: str, port: int) -> None:
             probe.bind((host, port))
         except OSError as err:
             raise MajiangError(f"cannot listen on {host}:{port}: {err.strerror}") from None
+
+
+def has_display() -> bool:
+    """A graphical browser can be shown: macOS and Windows, or X11/Wayland elsewhere (so a
+    terminal browser never takes over the console of a headless machine)."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def open_browser(url: str) -> None:
+    """Open ``url`` in a browser shortly after the server starts, if a display exists; a
+    browser that cannot be started changes nothing (the address is printed anyway)."""
+    if not has_display():
+        return
+
+    def go() -> None:
+        with contextlib.suppress(Exception):  # no usable browser: the address is printed
+            webbrowser.open(url)
+
+    timer = threading.Timer(1.0, go)
+    timer.daemon = True
+    timer.start()
 
 
 def main(args: argparse.Namespace) -> int:
@@ -64,6 +95,9 @@ def main(args: argparse.Namespace) -> int:
     app = create_app(store, limits=limits)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"majiang serve: http://{host}:{args.port}/  (database {store.url})", flush=True)
+    if getattr(args, "open", False):
+        shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
+        open_browser(f"http://{shown}:{args.port}/")
     try:
         uvicorn.run(
             app,
