@@ -4,6 +4,7 @@ that sum to the returns, a hand's result with room for several wins, and one sco
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -144,3 +145,38 @@ def test_an_action_with_no_such_tile_is_not_written(tile: int) -> None:
     with pytest.raises(ValueError):
         Action(0, ActionType.DISCARD, tile).to_json()
     assert Action(0, ActionType.DISCARD, 41).to_json()["tile"] == "8f"
+
+
+def bare_position(variant: str = "guangdong") -> Position:
+    """A Position given only its required fields, as an outside caller may build one."""
+    state = Match(variant, {}, 2).new_hand()
+    return Position(
+        options=dict(state.options), dealer=state.dealer, counters=dict(state.counters),
+        wild=state.wild, shapes=dict(state.shapes), deal=state.deal,
+        reserved=dict(state.reserved),
+        concealed=tuple(tuple(c) for c in state.concealed),
+        melds=((), (), (), ()),
+    )  # fmt: skip
+
+
+def test_a_bare_position_is_a_quiet_moment_of_play() -> None:
+    # Position's documented defaults (majiang/rules/view.py): nothing discarded, melded,
+    # claimed, logged or missed; R = 0; seat 0's turn, no last or final turn; not ended.
+    pos = bare_position()
+    assert pos.claims_count == ((0, 0, 0, 0),) * 4 and pos.seat_log == ((),) * 4
+    assert pos.missed_win == (frozenset(),) * 4 and pos.missed_peng == (frozenset(),) * 4
+    assert (pos.live, pos.current, pos.last_drawer, pos.phase) == (0, 0, 0, Phase.TURN)
+    assert not (pos.last_turn or pos.final_turn or pos.ended)
+    rules = VARIANTS["guangdong"].rules
+    # so no seat is under a restriction, and one added for seat 3 shows for seat 3 alone
+    assert all(rules.restrictions_now(pos, s, []) == [] for s in range(4))
+    missed = dataclasses.replace(pos, missed_win=(*pos.missed_win[:3], frozenset({4})))
+    assert [rules.restrictions_now(missed, s, []) for s in range(4)] == [
+        [],
+        [],
+        [],
+        [("missed_win", "5m")],
+    ]
+    last = dataclasses.replace(pos, last_turn=True)
+    assert rules.restrictions_now(last, 0, []) == [("last_turn", "")]
+    assert rules.restrictions_now(dataclasses.replace(last, ended=True), 0, []) == []

@@ -183,7 +183,9 @@ def _frozen_rows(rows: Sequence[Sequence[T]]) -> tuple[tuple[T, ...], ...]:
 @dataclass(frozen=True, slots=True)
 class Position:
     """A hand frozen at one moment: a ``HandView`` the calculator builds from a description
-    and the engine takes of itself to settle, so both score the same way."""
+    and the engine takes of itself to settle, so both score the same way. Fields left out
+    describe a quiet moment of play: nothing discarded, melded, claimed, logged or missed,
+    R = 0, seat 0's turn with no last or final turn, the hand not ended."""
 
     options: Options
     dealer: int
