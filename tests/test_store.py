@@ -403,6 +403,20 @@ def test_append_many_writes_a_good_group_through_the_driver(
     assert [e.seq for e in store.events(rooms[1].id)] == [1, 2, 3, 4]
 
 
+def test_group_appends_leave_checkpoints_to_checkpoint(store: Store, url: str) -> None:
+    """The appends a server makes on its event loop never checkpoint SQLite's log (that
+    would fsync on the loop); checkpoint() copies what they wrote, and nothing is lost."""
+    room = new_room(store)
+    for n in range(1, 51):  # ~5 MB: past SQLite's automatic checkpoint at 1,000 pages
+        assert store.append_many([(room.id, [(n, "action", {"pad": "x" * 100_000})])]) == [None]
+    copied = store.checkpoint()
+    if url.startswith("sqlite"):
+        assert copied > 1000  # all of it: no commit checkpointed on its own
+    else:
+        assert copied == 0  # PostgreSQL checkpoints itself
+    assert [e.seq for e in store.events(room.id)] == list(range(1, 51))
+
+
 JSON_VALUES: st.SearchStrategy[JSON] = st.recursive(
     st.none()
     | st.booleans()

@@ -204,6 +204,10 @@ def writer_threads(url: str) -> int:
     return 1 if url.startswith("sqlite") else POSTGRES_WRITERS
 
 
+CHECKPOINT_SECONDS = 2.0
+"""How often a SQLite store's log is checkpointed on a writer thread (its appends, made on
+the event loop, never checkpoint themselves: the loop must not wait for an fsync)."""
+
 POSTGRES_WRITERS = 8
 """Concurrent writes on PostgreSQL (the store's pool holds 5 + 10 overflow connections)."""
 
@@ -409,9 +413,18 @@ class Hub:
         self.writer.shutdown(wait=True)
 
     async def _janitor(self) -> None:
+        every = min(60, max(1, self.limits.idle_seconds // 4))
+        last = time.monotonic()
         while True:
-            await asyncio.sleep(min(60, max(1, self.limits.idle_seconds // 4)))
-            await self.sweep()
+            await asyncio.sleep(CHECKPOINT_SECONDS if self.inline else every)
+            if self.inline:
+                try:
+                    await self.write(self.store.checkpoint)
+                except StoreError as err:
+                    log.warning("checkpoint: %s", err)
+            if time.monotonic() - last >= every:
+                last = time.monotonic()
+                await self.sweep()
 
     async def sweep(self) -> None:
         """Dissolve idle rooms; let go of closed rooms nobody watches."""

@@ -457,6 +457,8 @@ class Store:
             connection = self._raw
             if connection is None:
                 connection = self._raw = self._engine.raw_connection()
+                if sqlite:  # its commits never checkpoint: checkpoint() does, off the loop
+                    connection.cursor().execute("PRAGMA wal_autocheckpoint = 0")
             stamp = ap.at(_now()) if ap.at else _now()
             values = [
                 {"room_id": r, "seq": q, "kind": k, "at": stamp,
@@ -482,6 +484,16 @@ class Store:
             self._drop_raw()
             return False
         return True
+
+    def checkpoint(self) -> int:
+        """Copy SQLite's write-ahead log into the database (PASSIVE: writers go on); the
+        pages copied, 0 on PostgreSQL. ``append_many``'s own commits never checkpoint, so a
+        server calls this from a thread and the event loop never waits for the fsync."""
+        if self._url.get_backend_name() != "sqlite":
+            return 0
+        with self._read() as connection:
+            row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        return int(row[2])
 
     def _drop_raw(self) -> None:
         connection, self._raw = self._raw, None
