@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 from majiang.hand import decompositions, shanten
@@ -157,11 +158,21 @@ class TaizhouState(NamedTuple):
 
     def public(self) -> dict[str, JSON]:
         """Discards are public: 熟 kinds and who threw a 得; ``last`` is not."""
-        return {
-            "known": [NOTATION[t] for t in sorted(self.known)],
-            "no_win": [s for s in sorted(self.no_win)],
-            "wild_thrown": [s for s in sorted(self.wild_thrown)],
-        }
+        known, no_win, wild_thrown = _shown(self.known, self.no_win, self.wild_thrown)
+        return {"known": list(known), "no_win": list(no_win), "wild_thrown": list(wild_thrown)}
+
+
+@lru_cache(maxsize=64)
+def _shown(
+    known: frozenset[int], no_win: frozenset[int], wild_thrown: frozenset[int]
+) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """The public state sorted and named, made once per state (an observation asks for it
+    at every decision, and the state changes only at a discard)."""
+    return (
+        tuple(NOTATION[t] for t in sorted(known)),
+        tuple(sorted(no_win)),
+        tuple(sorted(wild_thrown)),
+    )
 
 
 _START = TaizhouState()
