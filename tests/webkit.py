@@ -188,4 +188,11 @@ class Player:
             n += 1
             if n % 40 == 0:
                 no_raw_json(page)
-        raise AssertionError(f"no settlement after {timeout} s: {page.inner_text('body')[:800]}")
+        state = page.evaluate(
+            "(() => { const g = window.majiang; return JSON.stringify({seq: g.seq, legal: g.legal,"
+            " waiting: g.waitingSnapshot, ws: g.ws && g.ws.readyState, acted: g.acted,"
+            " drawn: g.drawnActed, phase: g.view && g.view.phase}); })()"
+        )
+        raise AssertionError(
+            f"no settlement after {timeout} s: {state}\n{page.inner_text('body')[:600]}"
+        )

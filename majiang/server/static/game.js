@@ -2,10 +2,10 @@
 // the screens of a room: join, waiting room, table, settlement, final results.
 
 import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
-import { getLang, pick, t, term } from "./i18n.js";
-import { settlementHtml, finalHtml } from "./settle.js";
+import { t, variantName } from "./i18n.js";
+import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
-import { formatTiles, parseTiles, sortTiles, tileSvg, tilesRow } from "./tiles.js";
+import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
 import { countdownHtml, setWhere, showRulesButton, toast } from "./ui.js";
 
 const LOG_KEEP = 40;
@@ -50,10 +50,8 @@ export class Game {
     this.renderQueued = false;
     this.acted = 0; // actions sent so far ...
     this.drawnActed = 0; // ... and how many of them the screen drawn last had seen
-    this.lastView = null;
     this.stopped = false;
     app.onclick = (e) => this.click(e);
-    app.onchange = (e) => this.change(e);
   }
 
   // -- start ------------------------------------------------------------------------------
@@ -108,7 +106,7 @@ export class Game {
       ? `<form id="join-form" class="row"><label>${esc(t("your_name"))} <input name="name" maxlength="32" required value="${esc(lastName() || t("default_name"))}"></label>` +
         `<button type="submit" class="primary">${esc(t("join"))}</button></form>`
       : `<p>${esc(why)}</p>`;
-    this.app.innerHTML = `<div class="card"><h2>${esc(t("room", { room: this.number }))} · ${esc(pick(this.info))}</h2>${form}` +
+    this.app.innerHTML = `<div class="card"><h2>${esc(t("room", { room: this.number }))} · ${esc(variantName(this.info))}</h2>${form}` +
       `<p><button type="button" data-act="watch">${esc(t("watch"))}</button></p></div>`;
     const f = this.app.querySelector("#join-form");
     if (f) {
@@ -204,6 +202,9 @@ export class Game {
   onError(msg) {
     const known = { rate_limited: true, already: true };
     if (!known[msg.code]) toast(t("error", { m: msg.message }));
+    if (msg.code === "rate_limited" && this.waitingSnapshot) {
+      setTimeout(() => this.send({ type: "snapshot" }), 1000); // the request itself was refused
+    }
     if (["illegal", "bad_action", "no_hand", "auto_on", "wrong_seat"].includes(msg.code)) {
       this.send({ type: "snapshot" });
     }
@@ -218,7 +219,6 @@ export class Game {
     this.legal = msg.legal || [];
     this.deadline = msg.deadline;
     if (this.view) {
-      this.lastView = this.view;
       this.handEnd = null;
       this.lastDiscard = this.view.window_from;
     } else if (this.room.hand_index > 0 && this.room.status !== "waiting") {
@@ -240,7 +240,6 @@ export class Game {
     this.deadline = msg.deadline;
     if (ev.type === "hand_start") {
       this.view = ev.view;
-      this.lastView = this.view;
       this.handEnd = null;
       this.lastDiscard = null;
       this.selected = null;
@@ -398,10 +397,6 @@ export class Game {
     return tileSvg(tile, { cls: "s inline", wild: this.view && tile === this.view.wild });
   }
 
-  isPlayer() {
-    return this.seat != null;
-  }
-
   // -- the player's decisions ----------------------------------------------------------------
   act(action) {
     this.send({ type: "action", action });
@@ -433,8 +428,6 @@ export class Game {
       this.connect();
     }
   }
-
-  change() {}
 
   tapTile(tile) {
     if (this.selected === tile && this.discardAction(tile)) {
@@ -565,7 +558,7 @@ export class Game {
       this.renderJoin();
       return;
     }
-    setWhere(`${t("room", { room: this.number })} · ${pick(this.info)}`);
+    setWhere(`${t("room", { room: this.number })} · ${variantName(this.info)}`);
     const banner = this.bannerHtml();
     let body;
     if (this.matchEnd && !this.view) body = this.finalScreen();
@@ -620,7 +613,7 @@ export class Game {
     }
     const me = this.seat != null ? this.room.seats[this.seat] : null;
     const readyBtn = me && !me.ready ? `<button type="button" class="primary" data-act="ready">${esc(t("ready"))}</button>` : "";
-    return `<div class="card room"><h2>${esc(t("room", { room: this.number }))} · ${esc(pick(this.info))}</h2>` +
+    return `<div class="card room"><h2>${esc(t("room", { room: this.number }))} · ${esc(variantName(this.info))}</h2>` +
       `<p class="muted">${esc(t("waiting_players"))}</p>` +
       `<ul class="seats">${this.room.seats.map((s) => this.seatRow(s)).join("")}</ul>` +
       `<div class="row">${readyBtn}${this.dissolveButton()}</div>` +
@@ -648,7 +641,8 @@ export class Game {
     return {
       info: this.info,
       seats,
-      mine,
+      mine: this.seat,
+      bottom: mine,
       dealer: view.dealer,
       current: view.current,
       phase: view.phase,
@@ -770,7 +764,7 @@ export class Game {
       info: this.info,
       names: this.names().map((n, i) => {
         const name = n || t("seat_n", { n: i });
-        return i === this.seat ? `${name}（${t("you")}）` : name;
+        return i === this.seat ? `${name}${t("you_after")}` : name;
       }),
       mine: this.seat,
       hands: this.room.hands,
@@ -785,4 +779,3 @@ export class Game {
   }
 }
 
-export { getLang, term, tilesRow };

@@ -45,7 +45,8 @@ const STRINGS = {
   add_bot: ["加机器人", "Add a bot"],
   remove_bot: ["移除", "Remove"],
   owner: ["房主", "owner"],
-  you: ["你", "you"],
+  you: ["你", "You"],
+  you_after: ["（你）", " (you)"],
   dissolve: ["申请解散", "Vote to dissolve"],
   dissolve_cancel: ["撤回解散", "Withdraw dissolve vote"],
   dissolve_votes: ["解散投票：{names}", "Dissolve votes: {names}"],
@@ -145,7 +146,7 @@ const STRINGS = {
   self_draws: ["自摸", "Self-draws"],
   deal_ins: ["放铳", "Deal-ins"],
   player: ["玩家", "Player"],
-  reason_hands: ["打满 {n} 局", "{n} hands played"],
+  reason_hands: ["打满 {n} 局", "Hands played: {n}"],
   reason_escape: ["有人逃跑", "A player left"],
   reason_dissolved: ["房间解散", "Room dissolved"],
   back_lobby: ["返回大厅", "Back to the lobby"],
@@ -224,6 +225,17 @@ export function term(info, id) {
   if (pattern) return pick(pattern);
   const named = info.terms && info.terms[id];
   return named ? pick(named) : String(id);
+}
+
+/** An option's label: its Chinese name, or in English its id in words ("base score"). */
+export function optionLabel(option) {
+  return lang === "zh" ? option.zh : option.id.replace(/_/g, " ");
+}
+
+/** A variant's name (GET /api/variants gives `zh` and the English `name`). */
+export function variantName(info) {
+  if (!info) return "";
+  return lang === "zh" ? info.zh : info.name;
 }
 
 /** A tile's name: 五筒 / "5 Dots". */

@@ -2,7 +2,7 @@
 // 局数, bot seats, turn timer), join one by number, recent matches.
 
 import { api, keepName, keepSeat, lastName, variants } from "./api.js";
-import { getLang, pick, t } from "./i18n.js";
+import { getLang, optionLabel, pick, t, variantName } from "./i18n.js";
 import { optionValue } from "./rules.js";
 import { esc } from "./table.js";
 import { setWhere, showRulesButton, toast } from "./ui.js";
@@ -11,8 +11,7 @@ const DEFAULT_BOTS = { 1: "greedy", 2: "greedy", 3: "greedy" };
 
 /** One option's input, generated from its declaration. */
 function optionField(o) {
-  const zh = getLang() === "zh";
-  const label = zh ? o.zh : o.id;
+  const label = optionLabel(o);
   const id = `opt-${o.id}`;
   const hint = `<small class="muted">${esc(o.doc)} · ${esc(t("default_is", { v: optionValue(o.default) }))}</small>`;
   let input;
@@ -83,7 +82,7 @@ export class Lobby {
           const v = this.list.find((x) => x.id === m.variant);
           const when = new Date(m.finished_at).toLocaleString(getLang() === "zh" ? "zh-CN" : "en");
           const scores = m.names.map((n, i) => `${esc(n)} ${m.totals[i] > 0 ? "+" : ""}${m.totals[i]}`).join(" · ");
-          return `<li><a href="/replay/${esc(m.room)}">${esc(t("replay"))} ${esc(m.room)}</a> <span class="muted">${esc(v ? pick(v) : m.variant)} · ${esc(when)}</span><br><small>${scores}</small></li>`;
+          return `<li><a href="/replay/${esc(m.room)}">${esc(t("replay"))} ${esc(m.room)}</a> <span class="muted">${esc(v ? variantName(v) : m.variant)} · ${esc(when)}</span><br><small>${scores}</small></li>`;
         }).join("")}</ul>`
       : `<p class="muted">${esc(t("no_recent"))}</p>`;
     this.app.innerHTML = `<div class="lobby">

@@ -2,7 +2,7 @@
 // through frame by frame with every hand face up and each hand's settlement.
 
 import { api, variantInfo } from "./api.js";
-import { pick, t } from "./i18n.js";
+import { t, variantName } from "./i18n.js";
 import { settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { parseTiles, tileSvg } from "./tiles.js";
@@ -184,6 +184,6 @@ export class Replay {
     const ctx = { info: this.info, names, mine: null, hands: data.hands.length };
     const settle = last ? `<div class="card settle">${settlementHtml(ctx, hand.settlement, null)}</div>` : "";
     root.innerHTML = `<div class="replay">${nav}${tableHtml(model, center)}${settle}</div>`;
-    setWhere(`${this.room ? t("replay_of", { room: this.room }) : t("replay_file")} · ${pick(this.info)}`);
+    setWhere(`${this.room ? t("replay_of", { room: this.room }) : t("replay_file")} · ${variantName(this.info)}`);
   }
 }

@@ -1,7 +1,7 @@
 // The rules panel: a variant's one-line summary, its restrictions and why, the room's
 // options and the pattern values, all from the variant's declarations.
 
-import { getLang, pick, t } from "./i18n.js";
+import { optionLabel, pick, t } from "./i18n.js";
 
 function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -17,14 +17,13 @@ export function optionValue(value) {
 
 /** The panel's HTML for a variant declaration (GET /api/variants) and resolved options. */
 export function rulesHtml(info, options) {
-  const zh = getLang() === "zh";
   const restrictions = (info.restrictions || [])
     .map((r) => `<li><b>${esc(r.zh)}</b> <i>${esc(r.en)}</i><br>${esc(r.rule)}</li>`)
     .join("");
   const opts = (info.options || [])
     .map((o) => {
       const value = options && o.id in options ? options[o.id] : o.default;
-      return `<tr><td>${esc(zh ? o.zh : o.id)}</td><td>${esc(optionValue(value))}</td><td class="muted">${esc(o.doc)}</td></tr>`;
+      return `<tr><td>${esc(optionLabel(o))}</td><td>${esc(optionValue(value))}</td><td class="muted">${esc(o.doc)}</td></tr>`;
     })
     .join("");
   const patterns = (info.patterns || [])

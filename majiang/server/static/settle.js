@@ -12,15 +12,15 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-function meldTiles(meld, wild) {
-  const tiles = parseTiles(meld.tiles);
-  return `<span class="meld">${tiles.map((x) => tileSvg(x, { cls: "s", wild: false && x === wild })).join("")}</span>`;
+/** A meld's tiles (the kinds it stands for: a wild in it is no longer a wild). */
+function meldTiles(meld) {
+  return `<span class="meld">${parseTiles(meld.tiles).map((x) => tileSvg(x, { cls: "s" })).join("")}</span>`;
 }
 
 /** A seat's tiles at the end of a hand: concealed, melds, the winning tile apart. */
 function handLine(hand, wild, winTile) {
   const concealed = tilesRow(hand.concealed, wild, "s");
-  const melds = hand.melds.map((m) => meldTiles(m, wild)).join("");
+  const melds = hand.melds.map(meldTiles).join("");
   const flowers = hand.flowers.length ? `<span class="meld">${tilesRow(hand.flowers, null, "s")}</span>` : "";
   const win = winTile ? `<span class="drawn win">${tileSvg(winTile, { cls: "s", wild: winTile === wild })}</span>` : "";
   return `<div class="endhand">${concealed}${melds}${win}${flowers}</div>`;

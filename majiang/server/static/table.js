@@ -1,7 +1,7 @@
 // The table drawn from a View (docs/protocol.md 2): four seats around, the viewer at the
 // bottom. Shared by the live game and the replay viewer (which shows every hand face up).
 
-import { pick, t, term, tileName } from "./i18n.js";
+import { t, term } from "./i18n.js";
 import { parseTiles, tileSvg, tilesRow } from "./tiles.js";
 import { countdownHtml } from "./ui.js";
 
@@ -161,9 +161,3 @@ export function tableHtml(table, center = "") {
     `</div>`;
 }
 
-/** A tile named for the log: its glyph and name. */
-export function tileWord(tile) {
-  return tileName(tile);
-}
-
-export { pick };

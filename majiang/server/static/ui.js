@@ -1,6 +1,6 @@
 // The page's frame: the header, the toast, the rules panel and the countdown ticker.
 
-import { getLang, pick, setLang, t } from "./i18n.js";
+import { getLang, setLang, t } from "./i18n.js";
 import { rulesHtml } from "./rules.js";
 
 let rulesFor = null;
@@ -92,4 +92,3 @@ function tick() {
   }
 }
 
-export { pick };
