@@ -15,7 +15,16 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from test_server import TIMEOUT, Server
-from webkit import DESKTOP, PHONE, SHOTS, Player, launch, no_raw_json, watched_page
+from webkit import (
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    Player,
+    launch,
+    no_raw_json,
+    no_sideways_scroll,
+    watched_page,
+)
 
 from majiang.rules import VARIANTS
 
@@ -74,6 +83,9 @@ def test_lobby_form_is_generated_from_the_variant_declarations(
         page.goto(f"{server.http}/")
         page.wait_for_selector("#create")
         page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
+        page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        no_sideways_scroll(page)
+        page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
         for v in variants:
             page.select_option("#variant", v["id"])
             page.wait_for_selector(f"[data-opt={v['options'][0]['id']}]")
@@ -188,6 +200,8 @@ def test_one_human_against_three_bots_plays_a_hand(
         assert set(patterns) <= {p["en" if english else "zh"] for p in info["patterns"]}
         if variant == "guangdong":
             page.screenshot(path=str(SHOTS / "settlement.png"), full_page=True)
+        if phone:
+            no_sideways_scroll(page)
         no_raw_json(page)
         page.click("[data-act=ready]")
         page.wait_for_selector(".table")
@@ -215,6 +229,7 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
         b.fill("#join-form input[name=name]", "Bo")
         b.click("#join-form button")
         b.wait_for_selector(".seatrow[data-seat='3'] .badge.you")
+        no_sideways_scroll(b)
         assert b.locator("[data-act=remove-bot], [data-act=add-bot]").count() == 0
         a.wait_for_selector(".seatrow[data-seat='3'] >> text=Bo")
         a.click("[data-act=dissolve]")
@@ -340,6 +355,9 @@ def test_the_replay_viewer_steps_through_a_finished_match(
         page.keyboard.press("ArrowLeft")
         assert page.inner_text(".center .muted").startswith("第 5/")
         page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+        page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        no_sideways_scroll(page)
+        page.set_viewport_size(DESKTOP)  # type: ignore[arg-type]
         page.keyboard.press("End")
         page.wait_for_selector(".replay .settle")
         assert "第 1 局结算" in page.inner_text(".replay .settle")

@@ -28,6 +28,8 @@ __all__ = [
     "SHOTS",
     "Player",
     "launch",
+    "no_raw_json",
+    "no_sideways_scroll",
     "watched_page",
 ]
 
@@ -87,6 +89,14 @@ def no_raw_json(page: Page) -> None:
     assert found is None, (
         f"raw JSON on the page: ...{text[max(0, found.start() - 80) : found.end() + 80]}..."
     )
+
+
+def no_sideways_scroll(page: Page) -> None:
+    """The page is no wider than the screen (a phone never scrolls sideways)."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert width <= viewport["width"], f"horizontal scroll: {width} > {viewport['width']}"
 
 
 class Player:
@@ -153,10 +163,9 @@ class Player:
     def check_fits(self) -> None:
         """The whole hand is on screen: no horizontal scrolling, every tile inside."""
         page = self.page
-        width = page.evaluate("document.documentElement.scrollWidth")
+        no_sideways_scroll(page)
         viewport = page.viewport_size
         assert viewport is not None
-        assert width <= viewport["width"], f"horizontal scroll: {width} > {viewport['width']}"
         right = page.evaluate(
             "Math.max(...[...document.querySelectorAll('.hand.own svg.tile')]"
             ".map(e => e.getBoundingClientRect().right))"

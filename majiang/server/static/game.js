@@ -82,9 +82,9 @@ export class Game {
     if (this.ws) this.ws.close(1000);
   }
 
-  /** Connection flags are not pushed: the waiting room and the settlement refresh them. */
+  /** Connection flags are not pushed: the page reads them every few seconds. */
   async poll() {
-    if (this.stopped || !this.room || this.view) return;
+    if (this.stopped || !this.room || document.hidden) return;
     try {
       const state = await api(`/api/rooms/${encodeURIComponent(this.number)}`);
       if (this.stopped) return;
@@ -221,6 +221,7 @@ export class Game {
     if (this.view) {
       this.handEnd = null;
       this.lastDiscard = this.view.window_from;
+      if (!this.log.length) this.addLog(t("ev_resumed", { n: this.room.hand_index + 1 }));
     } else if (this.room.hand_index > 0 && this.room.status !== "waiting") {
       this.loadSettlements();
     }

@@ -117,6 +117,7 @@ const STRINGS = {
   ev_own_claim: ["你选择了 {what}", "You chose {what}"],
   ev_escape: ["{who} 逃跑", "{who} left the table"],
   ev_hand_start: ["第 {n} 局开始，{who} 坐庄", "Hand {n} starts, {who} deals"],
+  ev_resumed: ["回到第 {n} 局", "Back at hand {n}"],
   ev_ready: ["{who} 已准备", "{who} is ready"],
   ev_auto_on: ["{who} 进入托管", "{who} is on auto-play"],
   ev_auto_off: ["{who} 取消托管", "{who} is back"],
