@@ -70,8 +70,9 @@ class Observation:
     """Public: the variant's FORMAT.md id."""
     options: Mapping[str, OptionValue]
     """Public: the room's options, every one resolved (RULES.md 0.8)."""
-    seat: int
-    """Public: the observing seat, 0-3 (whose private fields these are)."""
+    seat: int | None
+    """Public: the observing seat, 0-3 (whose private fields these are), or None for the
+    public observation a spectator gets: no concealed tile of any seat, no legal action."""
     dealer: int
     """Public: the dealer (庄家) of this hand."""
     counters: Mapping[str, int]
@@ -198,8 +199,9 @@ class Observable(Protocol):
         """The tile the current seat just drew."""
         ...
 
-    def meld_views(self, seat: int) -> tuple[tuple[MeldView, ...], ...]:
-        """Each seat's declared melds as ``seat`` sees them (``meld_views`` of its melds)."""
+    def meld_views(self, seat: int | None) -> tuple[tuple[MeldView, ...], ...]:
+        """Each seat's declared melds as ``seat`` sees them (``meld_views`` of its melds;
+        None: as a spectator does)."""
         ...
 
     @property
@@ -284,8 +286,9 @@ def meld_views(
     return tuple(out)
 
 
-def observe(state: Observable, seat: int) -> Observation:
-    """``seat``'s observation of ``state`` (the caller validates ``seat``)."""
+def observe(state: Observable, seat: int | None) -> Observation:
+    """``seat``'s observation of ``state``, or (``seat`` None) the public one a spectator
+    gets, built without reading any concealed tile (the caller validates ``seat``)."""
     turn = state.phase is _TURN
     obs = _new(Observation)
     obs.__dict__.update(
@@ -295,7 +298,7 @@ def observe(state: Observable, seat: int) -> Observation:
             "seat": seat,
             "dealer": state.dealer,
             "counters": MappingProxyType(state.counters),
-            "hand": tuple(state.hand_tiles(seat)),
+            "hand": () if seat is None else tuple(state.hand_tiles(seat)),
             "drawn": state.drawn if turn and state.current == seat else None,
             "melds": state.meld_views(seat),
             "discards": tuple(map(tuple, state.discards)),
@@ -309,7 +312,7 @@ def observe(state: Observable, seat: int) -> Observation:
             "current": state.current,
             "window_tile": None if turn else state.window_tile,
             "window_from": None if turn else state.window_from,
-            "legal": tuple(state.legal_actions(seat)),
+            "legal": () if seat is None else tuple(state.legal_actions(seat)),
         }
     )
     return obs

@@ -225,3 +225,31 @@ def test_a_flipped_wild_indicator_is_revealed_to_every_seat() -> None:
         assert obs.to_json()["revealed"] == {"wild_indicator": format_tiles(indicator)}
     horses = Match("guangdong", {"horses": True}, 11).new_hand()
     assert horses.reserved["horses"] and horses.observation(1).revealed == {}
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_the_public_observation_is_every_seats_minus_what_is_private(variant: str) -> None:
+    # A spectator's observation (seat None): each seat's observation without its own tiles,
+    # legal actions and face-up view of its concealed kongs; built without reading a hand.
+    kongs = 0
+    for seed in range(6):
+        state = Match(variant, {}, seed).new_hand()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            pub = state.public_observation()
+            assert (pub.seat, pub.hand, pub.drawn, pub.legal) == (None, (), None, ())
+            for s in range(4):
+                own = dataclasses.replace(
+                    state.observation(s), seat=None, hand=(), drawn=None, legal=(), melds=pub.melds
+                )
+                assert own == pub
+            for ms in pub.melds:
+                for m in ms:
+                    if m.kind == MeldKind.KONG_CONCEALED:
+                        kongs += 1
+                        assert m.tiles == () and m.wilds == 0
+            seats = state.to_act()
+            seat = seats[rng.randrange(len(seats))]
+            legal = state.legal_actions(seat)
+            state.apply(legal[rng.randrange(len(legal))])
+    assert kongs or variant != "guangdong"  # guangdong's random games make concealed kongs

@@ -61,7 +61,8 @@ class GreedyBot:
             return first
         wild = observation.wild
         flags = self._shapes(observation.variant)
-        if observation.melds[observation.seat]:
+        seat = observation.seat
+        if seat is not None and observation.melds[seat]:
             flags = {**flags, "seven_pairs": False, "thirteen_orphans": False}
         hand = list(observation.hand)
         tile = observation.window_tile

@@ -914,7 +914,7 @@ class HandState:
         at the deal (a flipped wild indicator); horses and birds show in the result."""
         return dict(self._revealed)
 
-    def meld_views(self, seat: int) -> tuple[tuple[MeldView, ...], ...]:
+    def meld_views(self, seat: int | None) -> tuple[tuple[MeldView, ...], ...]:
         """Every seat's melds as ``seat`` sees them (what ``observe`` reads), kept until a
         meld changes: only a seat's own concealed kongs differ from the others' view."""
         views = self._views
@@ -943,3 +943,8 @@ class HandState:
         if type(seat) is not int or not 0 <= seat <= 3:
             raise IllegalActionError(f"a seat is an int 0-3, got {seat!r}")
         return observe(self, seat)
+
+    def public_observation(self) -> Observation:
+        """What a spectator may know: every public fact, no seat's concealed tiles, no legal
+        actions (``seat`` None)."""
+        return observe(self, None)

@@ -329,7 +329,7 @@ class Room:
         self.last_activity = clock()
         self._pending: dict[int, _Pending] = {}
         self._bots: dict[tuple[int, str], Bot] = {}
-        self._obs: dict[int, Observation] = {}
+        self._obs: dict[int | None, Observation] = {}
         self._pub: Observation | None = None
 
     # -- building and restoring ----------------------------------------------------------------
@@ -441,7 +441,7 @@ class Room:
         st = self.state
         view = None
         if st is not None and st.result_ is None:
-            view = view_json(self._observe(seat) if seat is not None else self._observe(0), seat)
+            view = view_json(self._observe(seat), seat)
         pending = self._pending.get(seat) if seat is not None else None
         return {
             "type": "snapshot",
@@ -716,12 +716,14 @@ class Room:
             elif old is None or old.legal != legal or hand_events:
                 self._pending[s] = _Pending(legal, limit)
 
-    def _observe(self, s: int) -> Observation:
-        """``s``'s observation of the hand now (cached until the next engine step)."""
+    def _observe(self, s: int | None) -> Observation:
+        """``s``'s observation of the hand now, None the public one (cached until the next
+        engine step)."""
         obs = self._obs.get(s)
         if obs is None:
             assert self.state is not None
-            obs = self._obs[s] = self.state.observation(s)
+            st = self.state
+            obs = self._obs[s] = st.public_observation() if s is None else st.observation(s)
         return obs
 
     # -- log entries ---------------------------------------------------------------------------
@@ -781,7 +783,7 @@ class Room:
         for seat in self.seats:
             if seat is not None:
                 seat.ready = False
-        self._pub = self._observe(0)
+        self._pub = self._observe(None)
         self.seq += 1
         if out.replay:
             return
@@ -829,7 +831,7 @@ class Room:
     ) -> None:
         """After one engine step: the public events it made, each seat's messages."""
         self._obs.clear()
-        after = self._pub = self._observe(0)
+        after = self._pub = self._observe(None)
         events = self._hand_events(before, after, action, decisions)
         self.seq += len(events)
         if out.replay:
