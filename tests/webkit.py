@@ -5,6 +5,7 @@ hand by clicking what the page offers."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import re
 import time
@@ -138,6 +139,8 @@ class Player:
             return False
         if self.phone:
             self.check_fits()
+        if self.discards % 4 == 1:
+            self.check_view()
         try:
             tiles.nth(self.rng.randrange(count)).click(timeout=3000)
             drawn = self.acted()
@@ -147,6 +150,17 @@ class Player:
         self.discards += 1
         self.redrawn(drawn)
         return True
+
+    def check_view(self) -> None:
+        """The View the page keeps from the events equals a fresh snapshot's (asked for in
+        the seat's turn, when nothing moves): what the table shows is what the server says."""
+        page = self.page
+        before = page.evaluate("JSON.stringify(window.majiang.view)")
+        count = page.evaluate("window.majiang.snapshots")
+        page.evaluate("window.majiang.send({type: 'snapshot'})")
+        page.wait_for_function("n => window.majiang.snapshots > n", arg=count)
+        after = page.evaluate("JSON.stringify(window.majiang.view)")
+        assert json.loads(before) == json.loads(after), (before, after)
 
     def acted(self) -> int:
         """Actions the page has sent."""

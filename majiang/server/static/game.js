@@ -211,6 +211,7 @@ export class Game {
   }
 
   onSnapshot(msg) {
+    this.snapshots = (this.snapshots || 0) + 1;
     this.waitingSnapshot = false;
     this.seq = msg.seq;
     this.room = msg.room;
@@ -304,24 +305,18 @@ export class Game {
         this.addLog(t("ev_draw_own", { tile: this.tileWord(ev.tile) }));
       }
     } else if (kind === "flower") {
-      seat.flowers.push(ev.tile);
-      seat.hand_size -= 1;
-      if (own) {
-        seat.hand = removeTiles(seat.hand, [ev.tile]);
-        if (seat.drawn === ev.tile) seat.drawn = null;
-      }
+      seat.flowers.push(ev.tile); // a drawn flower never joins the hand: the replacement does
       this.addLog(t("ev_flower", { who, tile: this.tileWord(ev.tile) }));
     } else if (kind === "chi" || kind === "peng" || kind === "kong") {
       const meld = ev.meld;
       if (ev.from != null) {
-        const river = view.seats[ev.from].discards;
-        river.pop();
+        const taken = view.seats[ev.from].discards.pop();
         seat.melds.push(meld);
         const n = kind === "kong" ? 3 : 2;
         seat.hand_size -= n;
         if (own) {
-          const taken = ev.tiles ? parseTiles(ev.tiles) : Array(n).fill(view.window_tile || ev.tile);
-          seat.hand = removeTiles(seat.hand, taken);
+          seat.hand = removeTiles(seat.hand, ev.tiles ? parseTiles(ev.tiles) : Array(n).fill(taken));
+          seat.drawn = null;
         }
         if (this.lastDiscard === ev.from) this.lastDiscard = null;
       } else if (meld.kind === "kong_added") {
@@ -662,7 +657,6 @@ export class Game {
       deadline: this.deadline,
       clockSeat: this.legal.length ? this.seat : null,
       variantState: vs,
-      noWin: Array.isArray(vs.no_win) ? vs.no_win : null,
       reservedCounts: this.reservedCounts(),
       hints,
     };

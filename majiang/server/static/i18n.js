@@ -100,7 +100,8 @@ const STRINGS = {
   hidden_kong: ["暗杠", "concealed kong"],
   zhuada: ["抓打：{who}", "Wild thrown by {who}"],
   known: ["熟张", "Seen tiles"],
-  no_win: ["不能胡：{who}", "May not win: {who}"],
+  may_not_win: ["不能胡", "may not win"],
+  threw_wild: ["打过{w}", "threw a {w}"],
   reserved_count: ["{name} {n}", "{name} {n}"],
   // log lines
   ev_discard: ["{who} 打出 {tile}", "{who} discards {tile}"],

@@ -59,7 +59,9 @@ function seatHeader(table, seat, view) {
   if (table.live && !s.bot && s.name && !s.connected && seat !== table.mine) {
     badges.push(`<b class="badge off">${esc(t("offline"))}</b>`);
   }
-  if (table.noWin && table.noWin.includes(seat)) badges.push(`<b class="badge warn">${esc(term(table.info, "no_win"))}</b>`);
+  const vs = table.variantState || {};
+  if (Array.isArray(vs.no_win) && vs.no_win.includes(seat)) badges.push(`<b class="badge warn">${esc(t("may_not_win"))}</b>`);
+  if (Array.isArray(vs.wild_thrown) && vs.wild_thrown.includes(seat)) badges.push(`<b class="badge warn">${esc(t("threw_wild", { w: term(table.info, "wild") }))}</b>`);
   const turn = table.current === seat && table.phase !== "end" ? " turn" : "";
   const clock = table.clockSeat === seat && table.deadline
     ? countdownHtml(table.deadline) : "";
