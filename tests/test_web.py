@@ -215,7 +215,8 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
     browser: Browser, server: Server
 ) -> None:
     """Before the start the owner frees a bot's seat and seats another bot; a player who
-    joins by the share link gets no owner tools; both vote 解散 and the room closes."""
+    joins by the share link gets no owner tools, shows offline when he leaves the page and
+    online when the link brings him back to his seat; both vote 解散 and the room closes."""
     with watched_page(browser) as (a, _, _), watched_page(browser, PHONE) as (b, _, _):
         room = create_room(a, server, "hongzhong", hands=2, bots=2)
         a.click(".seatrow[data-seat='2'] [data-act=remove-bot]")
@@ -232,6 +233,13 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
         no_sideways_scroll(b)
         assert b.locator("[data-act=remove-bot], [data-act=add-bot]").count() == 0
         a.wait_for_selector(".seatrow[data-seat='3'] >> text=Bo")
+        a.wait_for_selector(".seatrow[data-seat='3'] .badge.on")
+        link = a.input_value("#share")
+        b.goto(f"{server.http}/")  # Bo leaves the room's page: offline for the others
+        a.wait_for_selector(".seatrow[data-seat='3'] .badge.off")
+        b.goto(link)  # and comes back by the link: the browser kept the seat
+        b.wait_for_selector(".seatrow[data-seat='3'] .badge.you")
+        a.wait_for_selector(".seatrow[data-seat='3'] .badge.on")
         a.click("[data-act=dissolve]")
         b.wait_for_selector(".seatrow[data-seat='0'] .badge.warn")
         b.click("[data-act=dissolve]")
