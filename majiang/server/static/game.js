@@ -51,7 +51,12 @@ export class Game {
     this.acted = 0; // actions sent so far ...
     this.drawnActed = 0; // ... and how many of them the screen drawn last had seen
     this.stopped = false;
+    this.botChoice = {}; // seat -> the bot chosen in its select (kept across redraws)
     app.onclick = (e) => this.click(e);
+    app.onchange = (e) => {
+      const select = e.target.closest("select[data-bot-for]");
+      if (select) this.botChoice[select.getAttribute("data-bot-for")] = select.value;
+    };
   }
 
   // -- start ------------------------------------------------------------------------------
@@ -84,7 +89,7 @@ export class Game {
 
   /** Connection flags are not pushed: the page reads them every few seconds. */
   async poll() {
-    if (this.stopped || !this.room || document.hidden) return;
+    if (this.stopped || !this.room || !this.ws || document.hidden) return;
     try {
       const state = await api(`/api/rooms/${encodeURIComponent(this.number)}`);
       if (this.stopped) return;
@@ -589,7 +594,11 @@ export class Game {
     let tools = "";
     if (owner && this.room.status === "waiting") {
       if (s.name == null) {
-        tools = `<select data-bot-for="${s.seat}" aria-label="${esc(t("add_bot"))}">${(this.bots || ["greedy"]).map((b) => `<option>${esc(b)}</option>`).join("")}</select>` +
+        const chosen = this.botChoice[s.seat] || "greedy";
+        const options = (this.bots || ["greedy"])
+          .map((b) => `<option${b === chosen ? " selected" : ""}>${esc(b)}</option>`)
+          .join("");
+        tools = `<select data-bot-for="${s.seat}" aria-label="${esc(t("add_bot"))}">${options}</select>` +
           `<button type="button" data-act="add-bot" data-seat="${s.seat}">${esc(t("add_bot"))}</button>`;
       } else if (s.bot) {
         tools = `<button type="button" data-act="remove-bot" data-seat="${s.seat}">${esc(t("remove_bot"))}</button>`;
