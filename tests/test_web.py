@@ -349,8 +349,11 @@ def test_the_replay_viewer_steps_through_a_finished_match(
         page.click("[data-act=auto]")
         page.wait_for_selector("text=总结算", timeout=60_000)
         final = page.inner_text(".settle")
-        for word in ("大赢家", "胡牌", "自摸", "放铳"):
-            assert word in final or word == "大赢家"
+        for word in ("总分", "胡牌", "自摸", "放铳", "观看回放"):
+            assert word in final
+        totals = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()["totals"]
+        winners = page.locator(".scores.final tr:has(.badge.win) td:first-child").all_inner_texts()
+        assert len(winners) == (totals.count(max(totals)) if max(totals) > 0 else 0)
         no_raw_json(page)
         page.click(f"a[href='/replay/{room}']")
         page.wait_for_selector(".replay .table")
