@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench bench-engine bench-simulate bench-replay bench-server tables mutation clean
+.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-server tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,9 @@ unit: $(STAMP)
 	$(BIN)/python -m pytest
 
 test: lint typecheck unit
+
+screenshots: $(STAMP)
+	MAJIANG_SCREENSHOTS=1 $(BIN)/python -m pytest tests/test_web.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

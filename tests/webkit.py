@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import re
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +21,14 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SHOTS = (
+    Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+    if os.environ.get("MAJIANG_SCREENSHOTS")
+    else Path(tempfile.gettempdir()) / "majiang-screenshots"
+)
+"""Where the tests save their screenshots: docs/screenshots with MAJIANG_SCREENSHOTS=1
+(``make screenshots``), else a scratch folder, so a test run leaves the tree unchanged."""
+SHOTS.mkdir(parents=True, exist_ok=True)
 RAW_JSON = re.compile(r'\{\s*"|"type"\s*:|\[\s*\{')
 
 __all__ = [

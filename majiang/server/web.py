@@ -5,8 +5,10 @@ PROTOCOL.md's (docs/web.md): bot names, 听牌提示 waits, explained settlement
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Body, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -24,10 +26,32 @@ from majiang.server.models import (
     WaitsHint,
     WaitsRequest,
 )
+from majiang.server.room import Room
+from majiang.store import Store
 from majiang.values import JSON
 
-if TYPE_CHECKING:
-    from majiang.server.app import Hub
+T = TypeVar("T")
+
+
+class _Handle(Protocol):
+    @property
+    def room(self) -> Room: ...
+
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+
+class Rooms(Protocol):
+    """What the web calls use of the server's hub (``majiang.server.app.Hub``): rooms by
+    number and store reads off the event loop."""
+
+    @property
+    def store(self) -> Store: ...
+
+    async def handle_of(self, number: str) -> _Handle: ...
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T: ...
+
 
 __all__ = ["STATIC", "WebError", "mount_web"]
 
@@ -45,7 +69,7 @@ class WebError(Exception):
         self.message = message
 
 
-def mount_web(app: FastAPI, hub: Hub) -> None:
+def mount_web(app: FastAPI, hub: Rooms) -> None:
     """Add the browser client's pages, static files and HTTP calls to the server's app."""
 
     @app.exception_handler(WebError)
