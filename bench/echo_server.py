@@ -61,22 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Serve the echo app on loopback until stopped."""
     import uvicorn
 
+    from majiang.cli.serve import UVICORN_OPTIONS  # the same server settings as majiang serve
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8100)
     args = parser.parse_args(argv)
     print(f"echo server: http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(
-        create_app(),
-        host=args.host,
-        port=args.port,
-        loop="uvloop" if sys.platform != "win32" else "auto",
-        http="httptools",
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        ws_max_size=1 << 16,
-        log_level="warning",
-    )
+    uvicorn.run(create_app(), host=args.host, port=args.port, **UVICORN_OPTIONS)
     return 0
 
 

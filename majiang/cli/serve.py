@@ -77,6 +77,17 @@ def open_browser(url: str) -> None:
     timer.start()
 
 
+UVICORN_OPTIONS: dict[str, Any] = {
+    "loop": "uvloop" if sys.platform != "win32" else "auto",
+    "http": "httptools",
+    "ws": "websockets-sansio",
+    "ws_per_message_deflate": False,
+    "ws_max_size": 1 << 16,
+    "log_level": "warning",
+}
+"""How ``majiang serve`` runs uvicorn (per-message deflate off: it did not pay on loopback,
+bench/RESULTS.md); bench/echo_server.py runs the ceiling it is measured against the same way."""
+
 GC_THRESHOLD = (50_000, 20, 100)
 """The server process's collector thresholds (CPython's defaults are 700, 10, 10). With a
 thousand rooms in memory the default collections came every few milliseconds and the
@@ -120,12 +131,7 @@ def main(args: argparse.Namespace) -> int:
             app,
             host=args.host,
             port=args.port,
-            loop="uvloop" if sys.platform != "win32" else "auto",
-            http="httptools",
-            ws="websockets-sansio",
-            ws_per_message_deflate=False,
-            ws_max_size=1 << 16,
-            log_level="warning",
+            **UVICORN_OPTIONS,
         )
     finally:
         store.close()

@@ -200,7 +200,8 @@ class Handle:
 def writer_threads(url: str) -> int:
     """Writer threads for a store: one for SQLite (one writer at a time holds its lock),
     several for PostgreSQL, where concurrent commits share WAL flushes (one fsync'd commit is
-    ~3 ms: a single thread would cap the server near 300 actions/s, bench/RESULTS.md)."""
+    ~3 ms). Log appends are grouped into one transaction at a time (``Hub.append``); the
+    other writes (records, statuses, seats) of different rooms overlap on these threads."""
     return 1 if url.startswith("sqlite") else POSTGRES_WRITERS
 
 
@@ -242,7 +243,7 @@ class Hub:
         16). SQLite commits on the event loop itself, once per loop pass (a WAL append
         without fsync is cheaper than handing it to a thread); PostgreSQL, whose commit
         waits for its WAL flush, on a writer thread, gathering what arrives meanwhile."""
-        future: asyncio.Future[StoreError | None] = asyncio.get_running_loop().create_future()
+        future: Future = asyncio.get_running_loop().create_future()
         self._appends.append((room_id, log, future))
         if not self._flushing:
             self._flushing = True
@@ -266,14 +267,19 @@ class Hub:
             if not future.done():
                 future.set_result(err)
 
+    def _append_many(
+        self, batches: list[tuple[int, Sequence[LogEntry]]]
+    ) -> list[StoreError | None]:
+        """The store's group append; if the store itself fails, every batch is told why."""
+        try:
+            return self.store.append_many(batches)
+        except Exception as exc:
+            return [StoreError(f"appending events: {exc}")] * len(batches)
+
     def _flush_here(self) -> None:
         try:
             futures, batches = self._take()
-            try:
-                errors = self.store.append_many(batches)
-            except Exception as exc:  # the store itself failed: every waiter is told
-                errors = [StoreError(f"appending events: {exc}")] * len(batches)
-            self._settle(futures, errors)
+            self._settle(futures, self._append_many(batches))
         finally:
             self._flushing = False
 
@@ -281,11 +287,7 @@ class Hub:
         try:
             while self._appends:
                 futures, batches = self._take()
-                try:
-                    errors = await self.write(self.store.append_many, batches)
-                except Exception as exc:  # the writer itself failed: every waiter is told
-                    errors = [StoreError(f"appending events: {exc}")] * len(batches)
-                self._settle(futures, errors)
+                self._settle(futures, await self.write(self._append_many, batches))
         finally:
             self._flushing = False
 

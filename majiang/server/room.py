@@ -9,10 +9,10 @@ entries, which the caller stores BEFORE it delivers the outcome's messages.
 Every message a seat receives is built from that seat's ``Observation``
 (``state.observation(seat)``); hand events are found by comparing public projections of
 observations before and after each engine step, so what is hidden from a seat (other
-concealed tiles, the wall, whether another seat may claim) never reaches it. A spectator
-sees a public projection of an observation. ``seq`` counts public events only: a seat's
-decision in a window is told to that seat alone, with the current ``seq``, before the
-window's resolution (if it resolves) and alike either way.
+concealed tiles, the wall, whether another seat may claim) never reaches it. A spectator's
+messages are built from the public observation (``HandState.public_observation``). ``seq``
+counts public events only: a seat's decision in a window is told to that seat alone, with
+the current ``seq``, before the window's resolution (if it resolves) and alike either way.
 """
 
 from __future__ import annotations

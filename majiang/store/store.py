@@ -221,6 +221,7 @@ class Store:
                 f"unsupported database {self.url}: majiang stores rooms in SQLite or PostgreSQL"
             )
         self._engine = self._open(parsed)
+        self._sqlite = backend == "sqlite"
         self._raw: PoolProxiedConnection | None = None
         """The connection kept for ``append_many``'s inserts, opened on first use."""
         self._appender: _Appender | None = None
@@ -448,11 +449,11 @@ class Store:
             cols = event_table.c
             data = cols.data.type.dialect_impl(dialect).bind_processor(dialect)
             at = cols.at.type.dialect_impl(dialect).bind_processor(dialect)
-            names = list(compiled.positiontup or ()) or ["room_id", "seq", "kind", "data", "at"]
+            names = list(compiled.positiontup or ())
             named = dialect.paramstyle in ("named", "pyformat")
             self._appender = _Appender(str(compiled), names, data, at, named)
         ap = self._appender
-        sqlite = self._url.get_backend_name() == "sqlite"
+        sqlite = self._sqlite
         try:
             connection = self._raw
             if connection is None:
@@ -489,7 +490,7 @@ class Store:
         """Copy SQLite's write-ahead log into the database (PASSIVE: writers go on); the
         pages copied, 0 on PostgreSQL. ``append_many``'s own commits never checkpoint, so a
         server calls this from a thread and the event loop never waits for the fsync."""
-        if self._url.get_backend_name() != "sqlite":
+        if not self._sqlite:
             return 0
         with self._read() as connection:
             row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
@@ -500,7 +501,7 @@ class Store:
         if connection is None:
             return
         with suppress(Exception):  # nothing was open, or the connection is gone
-            if self._url.get_backend_name() == "sqlite":
+            if self._sqlite:
                 connection.cursor().execute("ROLLBACK")
             else:
                 connection.rollback()
