@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 
 from pgkit import postgres_schema
 
-from majiang.server.app import POSTGRES_WRITERS, Hub, Limits, writer_threads
-from majiang.store import SeatRow, Store, StoreError
+from majiang.server.app import POSTGRES_WRITERS, Hub, Limits, LogEntry, writer_threads
+from majiang.store import RoomRow, SeatRow, Store, StoreError
 from majiang.values import JSON
 
 
@@ -84,43 +84,57 @@ def test_sqlite_writes_never_overlap() -> None:
     assert overlap.most == 1
 
 
+def eight_rooms(store: Store, first: int) -> list[RoomRow]:
+    """Eight guangdong rooms of four human seats, numbered from ``first``."""
+    seats = [SeatRow(s, f"p{s}") for s in range(4)]
+    return [
+        store.create_room(
+            number=str(first + i),
+            variant="guangdong",
+            options={},
+            hands=1,
+            turn_seconds=0,
+            seed=i,
+            creator_addr="test",
+            seats=seats,
+        )
+        for i in range(8)
+    ]
+
+
+async def changes_at_once(
+    rows: list[RoomRow], write: Callable[[int, list[LogEntry]], Awaitable[None]]
+) -> None:
+    """25 changes to every room, all at once; as in the server, a change numbers its entry
+    and writes it under the room's lock."""
+
+    async def change(room_id: int, lock: asyncio.Lock, counter: list[int]) -> None:
+        async with lock:
+            seq = counter[0]
+            counter[0] += 1
+            await write(room_id, [(seq, "ready", {"seat": seq % 4})])
+
+    tasks = []
+    for row in rows:
+        lock, counter = asyncio.Lock(), [0]
+        tasks += [change(row.id, lock, counter) for _ in range(25)]
+    await asyncio.gather(*tasks)
+
+
 def test_postgres_rooms_written_concurrently_keep_their_order() -> None:
     """Eight rooms get 25 changes each, all at once, on a real PostgreSQL; as in the server,
     a change numbers its entry and writes it under the room's lock. Writes of different rooms
     overlap, and every room's log is complete and was committed in seq order."""
     with postgres_schema() as url, Store(url) as store:
-        seats = [SeatRow(s, f"p{s}") for s in range(4)]
-        rows = [
-            store.create_room(
-                number=str(200000 + i),
-                variant="guangdong",
-                options={},
-                hands=1,
-                turn_seconds=0,
-                seed=i,
-                creator_addr="test",
-                seats=seats,
-            )
-            for i in range(8)
-        ]
+        rows = eight_rooms(store, 200000)
         hub = Hub(store, Limits())
         overlap = Overlap(store.append)
 
-        async def change(room_id: int, lock: asyncio.Lock, counter: list[int]) -> None:
-            async with lock:
-                seq = counter[0]
-                counter[0] += 1
-                await hub.write(overlap, room_id, [(seq, "ready", {"seat": seq % 4})])
-
-        async def run() -> None:
-            tasks = []
-            for row in rows:
-                lock, counter = asyncio.Lock(), [0]
-                tasks += [change(row.id, lock, counter) for _ in range(25)]
-            await asyncio.gather(*tasks)
+        async def write(room_id: int, log: list[LogEntry]) -> None:
+            await hub.write(overlap, room_id, log)
 
         try:
-            asyncio.run(run())
+            asyncio.run(changes_at_once(rows, write))
         finally:
             hub.writer.shutdown(wait=True)
         assert overlap.most > 1
@@ -135,20 +149,7 @@ def test_postgres_rooms_written_concurrently_keep_their_order() -> None:
 def group_commit_run(store: Store) -> list[int]:
     """Eight rooms get 25 changes each, all at once, through Hub.append under each room's
     lock (as the server does); returns the sizes of the transactions the hub made."""
-    seats = [SeatRow(s, f"p{s}") for s in range(4)]
-    rows = [
-        store.create_room(
-            number=str(300000 + i),
-            variant="guangdong",
-            options={},
-            hands=1,
-            turn_seconds=0,
-            seed=i,
-            creator_addr="test",
-            seats=seats,
-        )
-        for i in range(8)
-    ]
+    rows = eight_rooms(store, 300000)
     hub = Hub(store, Limits())
     sizes: list[int] = []
     append_many = store.append_many
@@ -161,18 +162,8 @@ def group_commit_run(store: Store) -> list[int]:
 
     store.append_many = counted  # type: ignore[method-assign]
 
-    async def change(room_id: int, lock: asyncio.Lock, counter: list[int]) -> None:
-        async with lock:
-            seq = counter[0]
-            counter[0] += 1
-            await hub.append(room_id, [(seq, "ready", {"seat": seq % 4})])
-
     async def run() -> None:
-        tasks = []
-        for row in rows:
-            lock, counter = asyncio.Lock(), [0]
-            tasks += [change(row.id, lock, counter) for _ in range(25)]
-        await asyncio.gather(*tasks)
+        await changes_at_once(rows, hub.append)
         # a refused batch fails its own room alone
         bad, good = (
             hub.append(rows[0].id, [(3, "again", {})]),
