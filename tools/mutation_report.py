@@ -18,29 +18,29 @@ import argparse
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+
+from mutate import Mutant, describe
 
 EQUIVALENTS = Path(__file__).resolve().parent / "mutation-equivalents.json"
 
 
 @dataclass(frozen=True)
-class Row:
+class Row(Mutant):
     """One mutant's outcome as tools/mutate.py writes it to its JSON file."""
 
-    module: str
-    index: int
-    line: int
-    kind: str
-    before: str
-    after: str
     status: str
+
+    @property
+    def code(self) -> str:
+        """The mutated code as the run describes it, without its ``col N:`` prefix."""
+        return re.sub(r"^col \d+: ", "", self.before)
 
     @property
     def key(self) -> str:
         """The equivalents file's key of this mutant."""
-        code = re.sub(r"^col \d+: ", "", self.before)
-        return f"{Path(self.module).name}|{self.kind}|{code}|{self.after}"
+        return f"{Path(self.module).name}|{self.kind}|{self.code}|{self.after}"
 
 
 def load(path: Path) -> list[Row]:
@@ -49,9 +49,9 @@ def load(path: Path) -> list[Row]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise SystemExit(f"mutation_report: cannot read {path}: {exc}") from None
-    fields = ("module", "index", "line", "kind", "before", "after", "status")
+    names = [f.name for f in fields(Row)]
     try:
-        return [Row(*(d[f] for f in fields)) for d in data]
+        return [Row(*(d[n] for n in names)) for d in data]
     except (KeyError, TypeError) as exc:
         raise SystemExit(f"mutation_report: {path} is not a mutate.py --json file: {exc}") from None
 
@@ -62,7 +62,7 @@ def reason(row: Row, equivalents: dict[str, str]) -> str | None:
     if row.key in equivalents:
         return equivalents[row.key]
     head = f"{Path(row.module).name}|{row.kind}|"
-    code = re.sub(r"^col \d+: ", "", row.before)
+    code = row.code
     for key, why in equivalents.items():
         if not key.startswith(head) or not key.endswith("|" + row.after):
             continue
@@ -136,16 +136,14 @@ def main(argv: list[str] | None = None) -> int:
         for r in survivors:
             why = reason(r, equivalents)
             if why is not None:
-                code = re.sub(r"^col \d+: ", "", r.before)
-                print(f"- `{Path(r.module).name}:{r.line}` {r.kind} `{code}` → `{r.after}`: {why}")
+                print(
+                    f"- `{Path(r.module).name}:{r.line}` {r.kind} `{r.code}` → `{r.after}`: {why}"
+                )
     unjudged = [r for r in survivors if reason(r, equivalents) is None]
     if unjudged:
         print(f"\n{len(unjudged)} survivor(s) not judged yet:", file=sys.stderr)
         for r in unjudged:
-            print(
-                f"  {r.module}:{r.line} #{r.index} {r.kind}: {r.before}  ->  {r.after}",
-                file=sys.stderr,
-            )
+            print(f"  {describe(r)}", file=sys.stderr)
     return 1 if unjudged else 0
 
 
