@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server import MAJIANG, TIMEOUT, Server
+from test_server import MAJIANG, TIMEOUT, Server, serve_sqlite
 
 from majiang.bots import make_bot
 from majiang.client import (
@@ -41,10 +41,7 @@ from majiang.verify import check_hand, deal_commitment
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("client") / "rooms.db"
-    s = Server(f"sqlite:///{db}", "--rooms-per-address", "200").start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "client")
 
 
 def majiang(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

@@ -90,12 +90,20 @@ class Server:
             print(f"--- majiang serve stderr ---\n{text}", file=sys.stderr)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("serve") / "rooms.db"
-    s = Server(f"sqlite:///{db}", "--rooms-per-address", "200").start()
+def serve_sqlite(
+    tmp_path_factory: pytest.TempPathFactory, name: str, rooms_per_address: int = 200
+) -> Iterator[Server]:
+    """A ``majiang serve`` process on a fresh SQLite file, for a test module's fixture
+    (``yield from serve_sqlite(tmp_path_factory, "name")``); stopped when it is done."""
+    db = tmp_path_factory.mktemp(name) / "rooms.db"
+    s = Server(f"sqlite:///{db}", "--rooms-per-address", str(rooms_per_address)).start()
     yield s
     s.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from serve_sqlite(tmp_path_factory, "serve")
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_server import Server
+from test_server import Server, serve_sqlite
 from websockets.asyncio.client import connect
 
 from majiang.server.models import CreateRoom, JoinRoom, SetBot
@@ -62,10 +62,7 @@ FUZZ = settings(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("fuzz") / "rooms.db"
-    s = Server(f"sqlite:///{db}", "--rooms-per-address", "100000").start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "fuzz", rooms_per_address=100000)
 
 
 @pytest.fixture(scope="module")

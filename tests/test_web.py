@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from test_server import TIMEOUT, Server
+from test_server import TIMEOUT, Server, serve_sqlite
 from webkit import (
     DESKTOP,
     PHONE,
@@ -31,10 +31,7 @@ from majiang.rules import VARIANTS
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web") / "rooms.db"
-    s = Server(f"sqlite:///{db}", "--rooms-per-address", "200").start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "web")
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from test_server import TIMEOUT, Server
+from test_server import TIMEOUT, Server, serve_sqlite
 
 from majiang.bots import BOTS, GreedyBot
 from majiang.cli import serve as serve_cli
@@ -47,10 +47,7 @@ def played(variant: str, seed: int, hands: int = 3) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("webapi") / "rooms.db"
-    s = Server(f"sqlite:///{db}", "--rooms-per-address", "200").start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "webapi")
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
