@@ -9,7 +9,7 @@ from typing import Any
 
 from majiang.tiles import format_tiles, parse_tiles
 
-__all__ = ["Tracker", "concealed_fields"]
+__all__ = ["Tracker", "concealed_fields", "keys"]
 
 
 def _remove(hand: str, tiles: list[int]) -> str:
@@ -117,3 +117,14 @@ def concealed_fields(value: Any, path: str = "") -> Iterator[tuple[str, Any, Any
     elif isinstance(value, list):
         for i, sub in enumerate(value):
             yield from concealed_fields(sub, f"{path}[{i}]")
+
+
+def keys(value: Any) -> Iterator[str]:
+    """Every key of every object in a JSON value."""
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            yield key
+            yield from keys(sub)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from keys(sub)

@@ -31,7 +31,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serverkit import concealed_fields
+from serverkit import concealed_fields, keys
 
 import majiang.server.room as room_module
 from majiang.bots import make_bot
@@ -309,16 +309,6 @@ def scan(variant: str, k: int, wire: list[str], shown: set[str]) -> None:
         assert not WALL_KEYS & set(keys(message)), f"{variant}: {text}"
         for view in views(message):
             assert set(view["revealed"]) <= shown, f"{variant}: {view['revealed']}"
-
-
-def keys(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            yield key
-            yield from keys(sub)
-    elif isinstance(value, list):
-        for sub in value:
-            yield from keys(sub)
 
 
 def views(message: dict[str, Any]) -> list[dict[str, Any]]:

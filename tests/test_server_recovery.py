@@ -33,7 +33,7 @@ from typing import Any
 import httpx
 import pytest
 from pgkit import postgres_schema
-from serverkit import Tracker, concealed_fields
+from serverkit import Tracker, concealed_fields, keys
 from test_server import TIMEOUT, Server
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -320,17 +320,6 @@ def outcome_is_whole(url: str, number: str) -> bool:
         assert row is not None
         room = Room.restore(row, store.seats(row.id), store.events(row.id))
     return room.resume().log == []
-
-
-def keys(value: Any) -> Iterator[str]:
-    """Every key of every object in a JSON value."""
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            yield key
-            yield from keys(sub)
-    elif isinstance(value, list):
-        for sub in value:
-            yield from keys(sub)
 
 
 def scan_spectator(conn: Conn) -> None:
