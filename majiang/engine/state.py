@@ -167,7 +167,11 @@ class HandState:
             p: t for p, t in self.reserved.items() if variant.reserved_purpose(p).shown == "deal"
         }
         hooks = type(self.rules)
-        self._follows = _overrides(hooks, "on_event")
+        follows = self.rules.followed_events if _overrides(hooks, "on_event") else frozenset()
+        self._follows_draw = E_DRAW in follows
+        self._follows_discard = E_DISCARD in follows
+        self._follows_claim = E_CLAIM in follows
+        self._follows_kong = E_KONG in follows
         self._filters_turn = _overrides(hooks, "filter_turn")
         self._filters_claims = _overrides(hooks, "filter_claims")
         self._limits_self_draw = _overrides(hooks, "can_self_draw")
@@ -568,7 +572,7 @@ class HandState:
                 self.melds[seat].append(meld)
                 self._views = None
                 self.kongs.append((meld, seat))
-                if self._follows:
+                if self._follows_kong:
                     self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
                 self._back_draw(seat, meld)
                 return
@@ -580,7 +584,7 @@ class HandState:
             self.melds[seat][peng_idx] = meld
             self._views = None
             self.pending_kong = meld
-            if self._follows:
+            if self._follows_kong:
                 self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
             if self.variant.rob_added_kong:
                 # every other seat decides, whether or not it can rob: who can is hidden
@@ -602,7 +606,7 @@ class HandState:
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
-        if self._follows:
+        if self._follows_discard:
             self.variant_state = self.rules.on_event(self, E_DISCARD, seat, t)
         self.window_options = self._claim_options(seat, t)  # sets window_from, window_tile
         self.window_seats = _OTHERS[seat]
@@ -640,9 +644,11 @@ class HandState:
         if not claims:
             return out
         chi_seat = (discarder + 1) % 4 if "chi" in claims else -1
+        wk = self.wild if (self.meld_wilds and self.wild is not None) else -1
         for s in range(4):
             if s == discarder:
                 continue
+            c = self.concealed[s]
             acts: list[Action] = []
             if (
                 "hu" in claims
@@ -652,7 +658,7 @@ class HandState:
                 and self.rules.can_win_on_discard(self, s, discarder, t)
             ):
                 acts.append(_HU[s])
-            if self.concealed[s][t] >= 2 or self.meld_wilds or s == chi_seat:
+            if s == chi_seat or (c[t] if t != wk else 0) + (c[wk] if wk >= 0 else 0) >= 2:
                 acts += self._meld_claims(s, discarder, t, claims)
             if acts and self._filters_claims:
                 acts = self.rules.filter_claims(self, s, discarder, t, acts)
@@ -784,7 +790,7 @@ class HandState:
             self.kongs.append((meld, s))
             self.seat_log[s].append("K")
             self._clear_missed(s, "claim")
-            if self._follows:
+            if self._follows_claim:
                 self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
             self._back_draw(s, meld)
             return
@@ -800,7 +806,7 @@ class HandState:
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
         self.after_kong = None
         self._clear_missed(s, "claim")
-        if self._follows:
+        if self._follows_claim:
             self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
 
     def _chi_sequence(self, t: int, used: tuple[int, ...]) -> tuple[int, ...]:
@@ -875,7 +881,7 @@ class HandState:
         self.last_turn = live <= self.variant.claim_end_live
         final = self.variant.final_live
         self.final_turn = final is not None and live <= final
-        if self._follows:
+        if self._follows_draw:
             self.variant_state = self.rules.on_event(self, E_DRAW, seat, t)
 
     # -- endings -----------------------------------------------------------------

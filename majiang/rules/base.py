@@ -213,6 +213,11 @@ class Rules(Protocol):
         """The variant's own state at the deal (an immutable value; None if it has none)."""
         ...
 
+    @property
+    def followed_events(self) -> frozenset[Event]:
+        """The events ``on_event`` is called for (the engine skips the others)."""
+        ...
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
         """The variant's state after ``seat``'s draw, discard, claim or kong of ``tile``."""
         ...
@@ -302,6 +307,9 @@ class BaseRules:
     def start(self, view: HandView) -> VariantState | None:
         """No variant state."""
         return None
+
+    followed_events: frozenset[Event] = frozenset(Event)
+    """Every event, unless a variant that overrides ``on_event`` names fewer."""
 
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
         """Nothing to follow: the state stays as it is."""

@@ -171,6 +171,9 @@ class HangzhouRules(BaseRules):
         """No 抓打 period at the deal."""
         return _NO_ZHUADA
 
+    followed_events = frozenset({E_DISCARD, E_DRAW, E_CLAIM})
+    """抓打 starts at a wild discard and ends at its owner's next draw or claim."""
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> HangzhouState:
         """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
         now = view.variant_state

@@ -176,6 +176,7 @@ def _shown(
 
 
 _START = TaizhouState()
+_FOLLOWED = (E_DISCARD, E_KONG)
 
 
 def _state(view: HandView) -> TaizhouState:
@@ -199,12 +200,15 @@ class TaizhouRules(BaseRules):
         """Nothing discarded yet; nobody has thrown a 得."""
         return _START
 
+    followed_events = frozenset({E_DISCARD, E_KONG})
+    """熟 kinds, 得 and 包三家 change only at a discard or an added kong."""
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> TaizhouState:
         """Track 熟 kinds, 得 discards and what 包三家 needs about each discard (5.2, 5.5)."""
         now = view.variant_state
         if not isinstance(now, TaizhouState):  # inline: on_event runs at every step
             now = _START
-        if event not in (E_DISCARD, E_KONG):
+        if event not in _FOLLOWED:
             return now
         if event == E_KONG and not any(
             m.kind == M_KONG_ADDED and m.tiles[0] == tile for m in view.melds[seat]
@@ -247,22 +251,22 @@ class TaizhouRules(BaseRules):
             out.append(("sheng", ""))
         return out
 
-    def _may_win(self, view: HandView, seat: int) -> bool:
+    def can_self_draw(self, view: HandView, seat: int) -> bool:
+        """A seat that discarded a 得 cannot win (5.1)."""
         st = view.variant_state
         return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
-    def can_self_draw(self, view: HandView, seat: int) -> bool:
-        """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(view, seat)
-
     def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1); checked before the shape, and all a
-        discard win needs here (the default ``can_win_on_discard`` allows the rest)."""
-        return self._may_win(view, seat)
+        discard win needs here (the default ``can_win_on_discard`` allows the rest). The
+        check is written out in each of these hooks: the first runs for 3 seats a discard."""
+        st = view.variant_state
+        return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
     def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(view, seat)
+        st = view.variant_state
+        return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
     # -- scoring ---------------------------------------------------------------------
     def winner_score(self, view: HandView, win: WinInfo) -> WinnerPoints:
