@@ -645,23 +645,25 @@ class HandState:
             return out
         chi_seat = (discarder + 1) % 4 if "chi" in claims else -1
         wk = self.wild if (self.meld_wilds and self.wild is not None) else -1
-        for s in range(4):
-            if s == discarder:
-                continue
+        hu = "hu" in claims
+        rules = self.rules
+        for s in _OTHERS[discarder]:
             c = self.concealed[s]
             acts: list[Action] = []
             if (
-                "hu" in claims
+                hu
                 and t not in self.missed_win[s]
-                and self.rules.may_win_on_discard(self, s, discarder, t)
+                and rules.may_win_on_discard(self, s, discarder, t)
                 and self._complete(s, t)
-                and self.rules.can_win_on_discard(self, s, discarder, t)
+                and rules.can_win_on_discard(self, s, discarder, t)
             ):
                 acts.append(_HU[s])
-            if s == chi_seat or (c[t] if t != wk else 0) + (c[wk] if wk >= 0 else 0) >= 2:
+            # a seat that can neither chi nor hold two of the tile (wilds counted where they
+            # stand in melds) has no meld claim: _meld_claims is not called for it
+            if s == chi_seat or (c[t] >= 2 if wk < 0 else (c[t] if t != wk else 0) + c[wk] >= 2):
                 acts += self._meld_claims(s, discarder, t, claims)
             if acts and self._filters_claims:
-                acts = self.rules.filter_claims(self, s, discarder, t, acts)
+                acts = rules.filter_claims(self, s, discarder, t, acts)
             if acts:
                 acts.append(_PASS[s])
                 out[s] = acts

@@ -169,7 +169,7 @@ def _shown(
     """The public state sorted and named, made once per state (an observation asks for it
     at every decision, and the state changes only at a discard)."""
     return (
-        tuple(NOTATION[t] for t in sorted(known)),
+        tuple(map(NOTATION.__getitem__, sorted(known))),
         tuple(sorted(no_win)),
         tuple(sorted(wild_thrown)),
     )
