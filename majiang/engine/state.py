@@ -9,9 +9,10 @@ leaves the state unchanged (DESIGN.md convention 4).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain, compress
 from operator import mul
+from typing import TYPE_CHECKING
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
@@ -36,6 +37,9 @@ from majiang.values import (
     WinType,
     malformed,
 )
+
+if TYPE_CHECKING:
+    from majiang.engine.world import Hidden
 
 __all__ = ["ACTION_TYPES", "Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
 
@@ -175,6 +179,24 @@ class HandState:
         self._filters_turn = _overrides(hooks, "filter_turn")
         self._filters_claims = _overrides(hooks, "filter_claims")
         self._limits_self_draw = _overrides(hooks, "can_self_draw")
+
+    @classmethod
+    def from_observation(
+        cls,
+        observation: Observation,
+        hidden: Hidden,
+        *,
+        after_kong: int | None = None,
+        seat_logs: Sequence[Sequence[str]] | None = None,
+    ) -> HandState:
+        """The hand ``observation`` shows, with ``hidden`` filling every place it hides
+        (a sampled world, ``majiang.engine.world``): its ``observation(seat)`` equals the
+        one given. DealError if ``hidden`` does not fit."""
+        from majiang.engine.world import world_from_observation
+
+        return world_from_observation(
+            observation, hidden, after_kong=after_kong, seat_logs=seat_logs
+        )
 
     def _replace_dealt_flowers(self) -> None:
         """D48: from the dealer in turn order, each seat replaces its flowers from the back.

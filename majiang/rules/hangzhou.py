@@ -185,6 +185,11 @@ class HangzhouRules(BaseRules):
             return _NO_ZHUADA
         return now
 
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> HangzhouState:
+        """The 抓打 owner is all the state there is, and it is shown."""
+        owner = shown.get("zhuada")
+        return HangzhouState(owner) if isinstance(owner, int) else _NO_ZHUADA
+
     def _restricted(self, view: HandView, seat: int) -> bool:
         st = view.variant_state
         owner = st.zhuada if isinstance(st, HangzhouState) else None
