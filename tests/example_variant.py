@@ -18,7 +18,7 @@ The rules, in plain words (U = base_score):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from majiang.hand import decompositions
@@ -161,6 +161,15 @@ class ExampleRules(BaseRules):
         if seat != (view.dealer + now.count) % 4 or now.tile not in (None, tile):
             return FollowState(now.tile, now.count, True)
         return FollowState(tile, now.count + 1)
+
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> FollowState:
+        """Everything is shown, so the state is read back from ``public()``'s fields."""
+        tile, count = shown.get("follow_tile"), shown.get("follow_count")
+        return FollowState(
+            tile if isinstance(tile, int) else None,
+            count if isinstance(count, int) else 0,
+            shown.get("follow_broken") is True,
+        )
 
     def can_chi(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """At most ``max_chi`` chis a hand."""

@@ -585,3 +585,66 @@ def test_the_default_filters_offer_everything_the_engine_offers() -> None:
     claims = [Action(1, ActionType.PENG), Action(1, ActionType.PASS)]
     assert rules.filter_turn(state, state.current, turn) == turn and turn
     assert rules.filter_claims(state, 1, 0, 4, claims) == claims
+
+
+# -- followed events -------------------------------------------------------------------
+def _following_everything(variant: Variant) -> Variant:
+    """``variant`` with its own hooks, but ``on_event`` called for every event."""
+    hooks = type(variant.rules)
+    every = type(f"{hooks.__name__}AllEvents", (hooks,), {"followed_events": frozenset(Event)})
+    return dataclasses.replace(variant, id=f"{variant.id}_all_events", rules=every())
+
+
+def _step_states(variant_id: str, twin_id: str, seed: int) -> Iterator[tuple[object, object]]:
+    """The variant states of two engines fed the same seeded random actions, after each."""
+    rng = random.Random(seed)
+    mine, theirs = Match(variant_id, {}, seed), Match(twin_id, {}, seed)
+    for _ in range(2):
+        a, b = mine.new_hand(), theirs.new_hand()
+        while not a.is_terminal():
+            a.auto_pass()
+            b.auto_pass()
+            if a.is_terminal():
+                break
+            seat = rng.choice(a.to_act())
+            action = rng.choice([x for x in a.legal_actions(seat) if x.type != "escape"])
+            a.apply(action)
+            b.apply(action)
+            yield a.variant_state, b.variant_state
+        mine.finish(a)
+        theirs.finish(b)
+
+
+@pytest.mark.parametrize("variant_id", sorted(BUILT_IN))
+def test_followed_events_skip_only_events_that_change_nothing(variant_id: str) -> None:
+    """docs/adding-a-variant.md (followed_events): the engine calls ``on_event`` only for
+    the events a variant names; an engine that calls it for every event, fed the same
+    actions, holds the same variant state after every one of them."""
+    with registered(_following_everything(VARIANTS[variant_id])) as every:
+        for seed in range(30):
+            for step, (mine, theirs) in enumerate(_step_states(variant_id, every.id, seed)):
+                assert mine == theirs, (seed, step)
+
+
+def test_a_variant_following_too_few_events_changes_its_games() -> None:
+    """The check above can fail: hangzhou made to skip draws never ends a 抓打 period at
+    its owner's next draw, and some seeded game then goes differently."""
+    base = VARIANTS["hangzhou"]
+    hooks = type(base.rules)
+    blind = type("NoDraws", (hooks,), {"followed_events": frozenset({Event.DISCARD})})
+    with registered(dataclasses.replace(base, id="hangzhou_no_draws", rules=blind())) as v:
+        differs = any(
+            mine != theirs
+            for seed in range(30)
+            for mine, theirs in _step_states("hangzhou", v.id, seed)
+        )
+    assert differs
+
+
+def test_register_refuses_rules_without_followed_events() -> None:
+    """validate_variant names a ``followed_events`` that is missing or not Events."""
+    for bad in (None, {"draw"}, frozenset({"draw"})):
+        hooks = type(EXAMPLE.rules)
+        odd = type("Odd", (hooks,), {"followed_events": bad})
+        with pytest.raises(OptionError, match="followed_events"):
+            validate_variant(dataclasses.replace(EXAMPLE, id="odd", rules=odd()))

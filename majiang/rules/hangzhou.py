@@ -191,6 +191,9 @@ class HangzhouRules(BaseRules):
         """No 抓打 period at the deal."""
         return _NO_ZHUADA
 
+    followed_events = frozenset({E_DISCARD, E_DRAW, E_CLAIM})
+    """抓打 starts at a wild discard and ends at its owner's next draw or claim."""
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> HangzhouState:
         """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
         now = view.variant_state
@@ -201,6 +204,11 @@ class HangzhouRules(BaseRules):
         if event in (E_DRAW, E_CLAIM) and seat == now.zhuada:
             return _NO_ZHUADA
         return now
+
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> HangzhouState:
+        """The 抓打 owner is all the state there is, and it is shown."""
+        owner = shown.get("zhuada")
+        return HangzhouState(owner) if isinstance(owner, int) else _NO_ZHUADA
 
     def _restricted(self, view: HandView, seat: int) -> bool:
         st = view.variant_state
