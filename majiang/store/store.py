@@ -681,8 +681,8 @@ class Store:
             )
 
     def acquire(self, room_id: int, node: str) -> int | None:
-        """Take an unfinished room's lease for ``node`` if it has none or its node's
-        heartbeat expired: the new epoch, or None if a live node holds it (or the room is
+        """Take an unfinished room's lease for ``node`` (whose own heartbeat must be live) if
+        it has none or its node's heartbeat expired: the new epoch, or None if a live node holds it (or the room is
         closed). Taking one's own lease again bumps the epoch (an older handle of the room in
         the same node can then no longer write). Two nodes racing for one lease: the row
         lock lets exactly one win."""
@@ -691,8 +691,10 @@ class Store:
             row = connection.execute(
                 text(
                     "INSERT INTO room_leases (room_id, node, epoch, taken_at) "
-                    "SELECT r.id, :node, 1, now() FROM rooms r "
+                    "SELECT r.id, CAST(:node AS varchar), 1, now() FROM rooms r "
                     "WHERE r.id = :room AND r.status IN ('waiting', 'playing') "
+                    "AND EXISTS (SELECT 1 FROM nodes m WHERE m.node = CAST(:node AS varchar) "
+                    "AND m.expires_at > now()) "
                     "ON CONFLICT (room_id) DO UPDATE SET node = EXCLUDED.node, "
                     "epoch = room_leases.epoch + 1, taken_at = EXCLUDED.taken_at "
                     "WHERE room_leases.node = EXCLUDED.node OR NOT EXISTS ("
