@@ -305,6 +305,8 @@ class Hub:
     ) -> list[StoreError | None]:
         """The store's group append; if the store itself fails, every batch is told why."""
         try:
+            if leases is None:
+                return self.store.append_many(batches)
             return self.store.append_many(batches, leases)
         except Exception as exc:
             return [StoreError(f"appending events: {exc}")] * len(batches)

@@ -682,10 +682,10 @@ class Store:
 
     def acquire(self, room_id: int, node: str) -> int | None:
         """Take an unfinished room's lease for ``node`` (whose own heartbeat must be live) if
-        it has none or its node's heartbeat expired: the new epoch, or None if a live node holds it (or the room is
-        closed). Taking one's own lease again bumps the epoch (an older handle of the room in
-        the same node can then no longer write). Two nodes racing for one lease: the row
-        lock lets exactly one win."""
+        it has none or its node's heartbeat expired: the new epoch, or None if a live node
+        holds it (or the room is closed). Taking one's own lease again bumps the epoch (an
+        older handle of the room in the same node can then no longer write). Two nodes
+        racing for one lease: the row lock lets exactly one win."""
         self._postgres_only("a room lease")
         with self._write(f"room {room_id}: taking its lease") as connection:
             row = connection.execute(
