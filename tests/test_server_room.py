@@ -7,7 +7,7 @@ import json
 import random
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import pairwise
+from itertools import pairwise, product
 from typing import Any
 
 import pytest
@@ -86,13 +86,16 @@ class Table:
     def take(self, out: Outcome) -> None:
         self.log += [Stored(seq, kind, json.loads(json.dumps(d))) for seq, kind, d in out.log]
         now: dict[int, list[dict[str, Any]]] = {k: [] for k in self.listeners}
+        echoes: dict[int, list[bool]] = {k: [] for k in self.listeners}
         for d in out.deliveries:
             message = json.loads(json.dumps(d.message))
             server_message.validate_python(message)
             for k in self.listeners if d.to == EVERYONE else [d.to]:
+                echo = message["seq"] <= self.trackers[k].seq  # an own decision, told back
                 self.trackers[k].feed(message)
                 self.received[k].append(message)
                 now[k].append(message)
+                echoes[k].append(echo)
         for k in self.listeners:
             snap = self.room.snapshot(None if k == SPECTATORS else k)
             assert self.trackers[k].view == snap["view"]
@@ -102,6 +105,8 @@ class Table:
             if now[k] and now[k][-1]["type"] == "event":
                 assert now[k][-1]["legal"] == snap["legal"], (k, now[k][-1])
                 assert now[k][-1]["deadline"] == snap["deadline"]
+                if not echoes[k][-1]:  # an echo tells no restriction (3.1)
+                    assert now[k][-1]["restrictions"] == snap["restrictions"], k
 
     def send(self, seat: int, data: dict[str, Any]) -> None:
         self.take(self.room.handle(seat, msg(data)))
@@ -153,6 +158,10 @@ def test_matches_play_out_and_every_message_keeps_to_the_protocol(variant: str, 
                 continue
             for path, seat, _ in concealed_fields(m):
                 assert k != SPECTATORS and seat == k, path
+            for r in m.get("restrictions", []):  # declared, with the detail its words take
+                assert k != SPECTATORS
+                words = VARIANTS[variant].restriction(r["id"]).now
+                assert words and (r["detail"] != "") == ("{}" in words), (r, words)
     again = table.restored()
     assert (again.status, again.totals(), again.seq, again.log_seq) == (
         room.status,
@@ -160,6 +169,37 @@ def test_matches_play_out_and_every_message_keeps_to_the_protocol(variant: str, 
         room.seq,
         room.log_seq,
     )
+
+
+def test_messages_carry_the_restrictions_the_public_state_puts_in_force() -> None:
+    """What the table shows and what a seat is told agree: while hangzhou's 抓打 owner is
+    another seat, each seat's messages carry 抓打 naming him (RULES.md 2.3, D24); a taizhou
+    seat that threw a 得 is told 打得 for the rest of the hand (RULES.md 5.1); only seats."""
+    seen = {"zhuada": 0, "wild_thrown": 0}
+    for seed, (variant, key) in product(range(6), (("hangzhou", "zhuada"), ("taizhou", "no_win"))):
+        table = Table(variant, seed, {1: "greedy"}, hands=1)
+        table.play(random.Random(seed))
+        for k, got in table.received.items():
+            last = -1
+            for m in got:
+                echo = m["seq"] <= last  # an own decision told back: it tells no restriction
+                last = max(last, m["seq"])
+                if m["type"] != "event" or m["table"] is None or echo:
+                    continue
+                if m["table"]["phase"] == "end":  # the hand is over: nothing is in force
+                    assert not m["restrictions"]
+                    continue
+                shown = m["table"]["variant_state"].get(key)
+                why = {(r["id"], r["detail"]) for r in m["restrictions"]}
+                if k == SPECTATORS:
+                    assert not why
+                elif variant == "hangzhou" and shown is not None and shown != k:
+                    assert ("zhuada", f"S{shown}") in why, m
+                    seen["zhuada"] += 1
+                elif variant == "taizhou" and k in (shown or ()):
+                    assert ("wild_thrown", "") in why, m
+                    seen["wild_thrown"] += 1
+    assert all(seen.values()), seen  # the seeds do reach both
 
 
 def test_a_restored_room_sends_the_same_snapshots_at_every_point_of_the_log() -> None:

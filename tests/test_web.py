@@ -159,6 +159,55 @@ def test_ting_hints_show_the_waits_and_how_many_are_unseen(
         no_raw_json(page)
 
 
+RESTRICTED = """async () => {
+    const { showRulesButton } = await import("/static/ui.js");
+    const g = window.majiang;
+    g.restrictions = [{ id: "no_discard_win", detail: "5p" }, { id: "last_turn", detail: "" }];
+    showRulesButton(g.info, g.view.options, () => g.restrictionItems());
+    g.draw();
+}"""
+
+
+def test_the_rules_panel_shows_what_is_in_force_for_the_seat_now(
+    browser: Browser, server: Server
+) -> None:
+    """The restrictions a seat's messages say are in force (here guangdong's 只能自摸 on a
+    complete hand and its last tile, set up in the page) show on the table by name, and the
+    rules panel gives each with its reason from the declarations, the tile drawn in, in
+    Chinese and in English; the panel follows when they change."""
+    info = next(
+        v for v in httpx.get(f"{server.http}/api/variants").json() if v["id"] == "guangdong"
+    )
+    declared = {r["id"]: r for r in info["restrictions"]}
+    with watched_page(browser) as (page, _, _):
+        page.goto(f"{server.http}/")
+        page.wait_for_selector("#create")
+        page.evaluate(TING)
+        page.evaluate(RESTRICTED)
+        chips = page.locator(".why .chip").all_inner_texts()
+        assert chips == [declared["no_discard_win"]["zh"], declared["last_turn"]["zh"]]
+        page.click(".why")
+        panel = page.locator("#overlay .in-force")
+        items = panel.locator("li").all_inner_texts()
+        zh = declared["no_discard_win"]["now"]["zh"]
+        before, after = zh.split("{}")
+        assert before.strip() in items[0] and after.strip() in items[0]
+        drawn = panel.locator("li").first.locator("svg.tile")
+        assert drawn.count() == 1 and drawn.get_attribute("aria-label") == "五筒"
+        assert declared["last_turn"]["now"]["zh"] in items[1]
+        page.evaluate("() => { const g = window.majiang; g.restrictions = []; g.draw(); }")
+        page.wait_for_selector("#overlay .in-force li.muted")  # nothing in force any more
+        assert page.locator(".why").count() == 0
+        page.evaluate(RESTRICTED)
+        page.wait_for_selector("#overlay .in-force li:not(.muted)")
+        page.click("#lang-btn")  # English: the declared English sentence
+        items = page.locator("#overlay .in-force li").all_inner_texts()
+        assert declared["last_turn"]["now"]["en"] in items[1]
+        assert declared["no_discard_win"]["now"]["en"].split("{}")[0].strip() in items[0]
+        no_raw_json(page)
+        page.click("#lang-btn")
+
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_one_human_against_three_bots_plays_a_hand(
     browser: Browser, server: Server, variant: str

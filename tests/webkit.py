@@ -120,6 +120,8 @@ class Player:
         self.discards = 0
         self.claims = 0
         self.claim_shot: Path | None = None
+        self.restricted = 0
+        """How often the page showed restrictions in force and the rules panel listed them."""
 
     def buttons(self) -> list[str]:
         return self.page.locator(".actions button[data-act=action]").all_inner_texts()
@@ -127,6 +129,8 @@ class Player:
     def step(self) -> bool:
         """One decision if the page offers one; False when there is nothing to do."""
         page = self.page
+        if self.restricted < 2 and page.locator(".why .chip").count():
+            self.check_restrictions()
         labels = self.buttons()
         if labels:
             if self.claim_shot is not None:
@@ -159,6 +163,22 @@ class Player:
         self.discards += 1
         self.redrawn(drawn)
         return True
+
+    def check_restrictions(self) -> None:
+        """What the server says is in force for the seat (its messages' ``restrictions``)
+        is on the table by name, and the rules panel lists each with its reason."""
+        page = self.page
+        told = page.evaluate("window.majiang.restrictions.map(r => r.id)")
+        if not told:
+            return
+        chips = page.locator(".why .chip").count()
+        page.click(".why")
+        items = page.locator("#overlay .in-force li:not(.muted)").all_inner_texts()
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#overlay", state="hidden")
+        assert chips == len(told) == len(items), (told, items)
+        assert all(len(item) > 8 for item in items), items  # a name and a sentence
+        self.restricted += 1
 
     def check_view(self) -> None:
         """The View the page keeps from the events equals a fresh snapshot's (asked for in

@@ -180,6 +180,11 @@ def validate_variant(variant: Variant) -> None:
         _named(f"{where}: restriction {r.id!r}", (r.zh, r.en))
         if not r.rule.strip():
             raise OptionError(f"{where}: restriction {r.id!r} says no rule")
+        if r.now and (not r.now_zh.strip() or r.now.count("{}") != r.now_zh.count("{}")):
+            raise OptionError(
+                f"{where}: restriction {r.id!r} needs now_zh, its 'now' in Chinese with the"
+                " same {} places"
+            )
     # ids BaseRules.restrictions_now reports from the declarations (RULES.md D8)
     needed = {f"missed_{m}" for m in variant.missed_rules}
     if variant.claim_end_live >= 0:

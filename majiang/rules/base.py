@@ -166,6 +166,8 @@ class Restriction:
     """The rule in plain words."""
     now: str = ""
     """What it means for the seat now; ``{}`` stands for the detail (tiles, a seat)."""
+    now_zh: str = ""
+    """``now`` in Chinese, for front ends that show both languages (the browser game)."""
 
 
 def report_key(patterns: Sequence[str], order: Sequence[str]) -> tuple[int, list[int]]:

@@ -294,6 +294,7 @@ RESTRICTIONS = (
         "A hand is won only by drawing the winning tile yourself (自摸) or by robbing an "
         "added kong; nobody wins on a discard.",
         "your hand is complete with {}, but here you win only by self-draw (只能自摸)",
+        now_zh="你的牌加上 {} 已成胡，但这里只能自摸胡（只能自摸）",
     ),
     Restriction(
         "no_chi",
@@ -314,6 +315,7 @@ RESTRICTIONS = (
         "last tile",
         "The discard after the last tile is drawn cannot be claimed; the hand is drawn.",
         "the wall is empty: nobody can claim your discard and the hand ends with it",
+        now_zh="牌墙已空：你打出的牌无人能要，打出后流局",
     ),
 )
 """Guangdong's restrictions in words (RULES.md 1.2, 1.3)."""

@@ -292,6 +292,7 @@ RESTRICTIONS = (
         "self-draw needs none.",
         "your hand is complete with {}, but has no 番: a win on a discard needs one "
         "(有番才能胡); you may still win by self-draw",
+        now_zh="你的牌加上 {} 已成胡，但没有番：点炮胡至少要一番（有番才能胡）；自摸仍可胡",
     ),
     Restriction(
         "last_turn",
@@ -300,6 +301,7 @@ RESTRICTIONS = (
         "Fifteen tiles stay in the wall (七墩半). The discard made after the draw that leaves "
         "16 tiles may only be won on: no chi, peng or kong.",
         "16 tiles are left: your discard can only be won on",
+        now_zh="只剩 16 张：你打出的牌只能被胡",
     ),
     Restriction(
         "last_tile",
@@ -308,6 +310,7 @@ RESTRICTIONS = (
         "The seat that draws the last tile (leaving 15) may only win by self-draw; it does "
         "not discard, and if it does not win the hand is drawn.",
         "this is the last tile: win by self-draw (h) or pass (x) and the hand is drawn",
+        now_zh="最后一张：只能自摸胡，或者过（流局）",
     ),
 )
 """Hainan's restrictions in words (RULES.md 3.2-3.4)."""

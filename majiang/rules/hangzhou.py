@@ -473,6 +473,7 @@ RESTRICTIONS = (
         "with any tile).",
         "your hand is complete with {}, but a win on a discard needs 三老庄, a dealer on "
         "one side, no wild discarded and a hand that is not 爆头-ready",
+        now_zh="你的牌加上 {} 已成胡，但点炮胡需三老庄、庄闲之间、打出的不是财神、你也不是爆头听",
     ),
     Restriction(
         "zhuada",
@@ -484,6 +485,8 @@ RESTRICTIONS = (
         "just drew.",
         "{} discarded a wild: until its next turn you may only self-draw, declare a "
         "concealed kong or discard the tile you drew, and you may claim nothing",
+        now_zh="{} 打出了财神（抓打）：到其下一轮前你不能吃、碰、杠或点炮胡；"
+        "轮到你时只能自摸、暗杠或打出刚摸的牌",
     ),
     Restriction(
         "missed_win",
@@ -492,6 +495,7 @@ RESTRICTIONS = (
         "If you pass on a win on a discard, you may not win on a discard of that tile until "
         "your own next draw.",
         "you passed a win on {}: no discard win on it until your next draw",
+        now_zh="你放过了 {} 的胡（漏胡）：到你下次摸牌前不能再胡别人打的这张",
     ),
     Restriction(
         "missed_peng",
@@ -499,6 +503,7 @@ RESTRICTIONS = (
         "passed peng",
         "If you pass on a peng, you may not peng that tile until your own next draw.",
         "you passed a peng of {}: no peng of it until your next draw",
+        now_zh="你放过了 {} 的碰（漏碰）：到你下次摸牌前不能碰这张",
     ),
     Restriction(
         "tan",
@@ -507,6 +512,7 @@ RESTRICTIONS = (
         "With 承包 on, you may claim (chi, peng or kong) at most twice from the same seat in "
         "a hand; a third claim is allowed only at 三老庄 between the dealer and a non-dealer.",
         "you have claimed twice from {}: no more claims from there this hand",
+        now_zh="你已从 {} 吃碰杠两次（摊）：本局不能再要他打的牌",
     ),
     Restriction(
         "two_chi",
@@ -514,6 +520,7 @@ RESTRICTIONS = (
         "two chis at most",
         "With 承包 off, each seat may chi at most twice in a hand.",
         "you have made two chis: no more chi this hand",
+        now_zh="你已吃了两次：本局不能再吃",
     ),
     Restriction(
         "last_turn",
@@ -522,6 +529,7 @@ RESTRICTIONS = (
         "When a draw leaves 20 or fewer tiles in the wall, that turn is the last: no kong, "
         "and its discard may only be won on; if nobody wins, the hand is drawn.",
         "this is the last turn: no kong, and your discard can only be won on",
+        now_zh="最后一轮：不能杠，你打出的牌只能被胡",
     ),
     Restriction(
         "wild_claim",

@@ -293,6 +293,7 @@ RESTRICTIONS = (
         "If you pass on a win (on a discard or by robbing a kong), you may not win on that "
         "tile again until your own next draw.",
         "you passed a win on {}: no win on it until your next draw",
+        now_zh="你放过了 {} 的胡（弃胡）：到你下次摸牌前不能再胡这张",
     ),
     Restriction(
         "missed_peng",
@@ -300,6 +301,7 @@ RESTRICTIONS = (
         "passed peng",
         "If you pass on a peng, you may not peng that tile until your own next draw.",
         "you passed a peng of {}: no peng of it until your next draw",
+        now_zh="你放过了 {} 的碰（弃碰）：到你下次摸牌前不能碰这张",
     ),
     Restriction(
         "no_discard_win",
@@ -309,6 +311,7 @@ RESTRICTIONS = (
         "still win by self-draw); with 无红中可抢杠 it may not rob a kong either.",
         "your hand is complete with {}, but you hold a 红中: with 红中自摸 you may only "
         "win by self-draw",
+        now_zh="你的牌加上 {} 已成胡，但你手里有红中：红中自摸规则下只能自摸",
     ),
     Restriction(
         "last_turn",
@@ -317,6 +320,7 @@ RESTRICTIONS = (
         "While 4 or fewer tiles are left in the wall a discard can only be won on (no peng "
         "or kong), and no kong is possible once the wall is empty.",
         "4 or fewer tiles are left: your discard can only be won on",
+        now_zh="只剩 4 张或更少：你打出的牌只能被胡",
     ),
 )
 """Hongzhong's restrictions in words (RULES.md 4.1, 4.2, 4.3)."""

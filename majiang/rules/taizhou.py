@@ -622,6 +622,7 @@ RESTRICTIONS = (
         "Discarding a 得 costs you the win for the rest of the hand: no self-draw, no win "
         "on a discard, no robbing. A discarded 得 can never be claimed.",
         "you discarded a 得: you cannot win this hand",
+        now_zh="你打出过得：本局不能再胡",
     ),
     Restriction(
         "missed_win",
@@ -631,6 +632,7 @@ RESTRICTIONS = (
         "from another seat until you next chi, peng, kong or draw; self-draw is not affected.",
         "you passed a win on {}: no win on it from another seat until you next chi, peng, "
         "kong or draw",
+        now_zh="你放过了 {} 的胡（能胡不胡）：到你下次吃、碰、杠或摸牌前不能胡别人的这张",
     ),
     Restriction(
         "missed_peng",
@@ -638,6 +640,7 @@ RESTRICTIONS = (
         "passed peng",
         "If you pass on a peng, you may not peng that tile until you next chi, peng, kong or draw.",
         "you passed a peng of {}: no peng of it until you next chi, peng, kong or draw",
+        now_zh="你放过了 {} 的碰（能碰不碰）：到你下次吃、碰、杠或摸牌前不能碰这张",
     ),
     Restriction(
         "sheng",
@@ -648,6 +651,8 @@ RESTRICTIONS = (
         "wins on it.",
         "30 or fewer tiles are left: if you discard a raw tile (none of its kind discarded "
         "yet) while you hold known tiles and someone wins on it, you pay for everybody",
+        now_zh="剩 30 张或更少（生牌阶段）：你手里有熟张时打出生张（还没人打过的牌）"
+        "被胡，你要包三家",
     ),
     Restriction(
         "no_discard_win",
@@ -656,6 +661,7 @@ RESTRICTIONS = (
         "A win needs the standard shape (four sets and a pair, no seven pairs); a 得 makes "
         "a pair only with another 得.",
         "your tiles with {} cannot be read as four sets and a pair here",
+        now_zh="你的牌加上 {} 凑不成四组一对，这里不能胡",
     ),
 )
 """Taizhou's restrictions in words (RULES.md 5.1-5.3, 5.5)."""

@@ -54,6 +54,7 @@ __all__ = [
     "ReservedShown",
     "ReservedTile",
     "RestrictionInfo",
+    "RestrictionNow",
     "RevealedSeat",
     "RoomCreated",
     "RoomState",
@@ -140,6 +141,9 @@ class RestrictionInfo(_Strict):
     zh: str
     en: str
     rule: str = Field(description="the rule in plain words")
+    now: Term | None = Field(
+        None, description="what it means for the seat while in force; `{}` takes the detail"
+    )
 
 
 class ReservedInfo(_Strict):
@@ -186,7 +190,14 @@ def variant_info(variant: Variant) -> VariantInfo:
         zh=variant.zh,
         summary=Term(zh=variant.summary[0], en=variant.summary[1]),
         restrictions=[
-            RestrictionInfo(id=r.id, zh=r.zh, en=r.en, rule=r.rule) for r in variant.restrictions
+            RestrictionInfo(
+                id=r.id,
+                zh=r.zh,
+                en=r.en,
+                rule=r.rule,
+                now=Term(zh=r.now_zh, en=r.now) if r.now else None,
+            )
+            for r in variant.restrictions
         ],
         patterns=[
             PatternInfo(id=p, zh=zh, en=en, value=variant.pattern_values.get(p, ""))
@@ -581,6 +592,14 @@ class DissolveEvent(_Strict):
     )
 
 
+class RestrictionNow(_Strict):
+    """A restriction in force for the seat now: a restriction id of its variant's
+    declarations (`GET /api/variants`) and the detail its `now` sentence takes."""
+
+    id: str
+    detail: str = Field(description="tiles (FORMAT.md notation), seats (`S2`, `S1 S3`) or ''")
+
+
 class SnapshotOut(_Strict):
     """Everything a connection needs to go on: sent on connect, on request, on seat changes."""
 
@@ -591,6 +610,9 @@ class SnapshotOut(_Strict):
     view: View | None = Field(description="null between hands")
     legal: list[ActionModel]
     deadline: int | None = Field(description="epoch ms by which this seat must decide")
+    restrictions: list[RestrictionNow] = Field(
+        description="the restrictions in force for this seat now ([] for a spectator)"
+    )
 
 
 class EventOut(_Strict):
@@ -602,6 +624,9 @@ class EventOut(_Strict):
     table: TableState | None = Field(description="after an event of the hand in play")
     legal: list[ActionModel]
     deadline: int | None
+    restrictions: list[RestrictionNow] = Field(
+        description="the restrictions in force for this seat after it ([] for a spectator)"
+    )
 
 
 class RevealedSeat(_Strict):

@@ -351,6 +351,7 @@ class Room:
         self._pending: dict[int, _Pending] = {}
         self._bots: dict[tuple[int, str], Bot] = {}
         self._obs: dict[int | None, Observation] = {}
+        self._why: dict[int, list[JSON]] = {}
         self._pub: Observation | None = None
 
     # -- building and restoring ----------------------------------------------------------------
@@ -484,6 +485,7 @@ class Room:
             "view": view,
             "legal": pending.legal_json() if pending else [],
             "deadline": pending.deadline if pending else None,
+            "restrictions": self._restrictions(seat),
         }
 
     def error(self, code: str, message: str) -> dict[str, JSON]:
@@ -756,6 +758,26 @@ class Room:
             elif old is None or old.legal != legal or hand_events:
                 self._pending[s] = _Pending(legal, limit)
 
+    def _forget(self) -> None:
+        """Drop what was worked out of the hand before its last engine step."""
+        self._obs.clear()
+        self._why.clear()
+
+    def _restrictions(self, s: int | None) -> list[JSON]:
+        """The restrictions in force for seat ``s`` now (抓打, 漏胡, 弃碰 …), as messages carry
+        them: ``{"id", "detail"}``; none for a spectator or between hands. From the rules'
+        ``restrictions_now``, which reads the seat's own tiles and public facts only (the
+        two-worlds test of tests/test_server_hidden.py covers them)."""
+        st = self.state
+        if s is None or st is None or st.result_ is not None:
+            return []
+        why = self._why.get(s)
+        if why is None:
+            why = self._why[s] = [
+                {"id": ident, "detail": detail} for ident, detail in st.restrictions(s)
+            ]
+        return list(why)
+
     def _observe(self, s: int | None) -> Observation:
         """``s``'s observation of the hand now, None the public one (cached until the next
         engine step)."""
@@ -830,7 +852,7 @@ class Room:
             self.commitment = commitment(deal, self.salt)
             data.update(deal=deal, salt=self.salt, commitment=self.commitment)
         self.state, self.deal = state, deal
-        self._obs.clear()
+        self._forget()
         self._bots.clear()
         self._pending.clear()
         for seat in self.seats:
@@ -871,7 +893,7 @@ class Room:
             decisions = dict(st.decisions)
             st.auto_pass()
             if st.result_ is None and st.phase == phase:
-                self._obs.clear()  # the passes made change those seats' legal lists
+                self._forget()  # the passes made change those seats' legal lists
                 break  # someone with a claim decides
             self._step(before, None, decisions, out)
 
@@ -883,7 +905,7 @@ class Room:
         out: _Out,
     ) -> None:
         """After one engine step: the public events it made, each seat's messages."""
-        self._obs.clear()
+        self._forget()
         after = self._pub = self._observe(None)
         events = self._hand_events(before, after, action, decisions)
         self.seq += len(events)
@@ -901,6 +923,7 @@ class Room:
                 "table": _table(before),
                 "legal": [],
                 "deadline": None,
+                "restrictions": [],  # what follows says; the echo must not tell (3.1)
             }
             out.send(action.seat, ack)
         if not events:
@@ -911,7 +934,9 @@ class Room:
             for s in self._listeners():
                 # the seat's decision comes with the step's last message (after a kong, with
                 # the replacement draw): before it the seat has seen only part of the step
-                msg = self._message(ev.private.get(s, ev.public), table, s if i == last else None)
+                msg = self._message(
+                    ev.private.get(s, ev.public), table, s if i == last else None, to=s
+                )
                 msg["seq"] = first + i
                 out.send(s, msg)
             spectator = self._message(ev.public, table, None)
@@ -987,7 +1012,7 @@ class Room:
             )
         self.state = None
         self._pub = None
-        self._obs.clear()
+        self._forget()
         self._pending.clear()
         self.seq += 1
         if out.replay:
@@ -1045,8 +1070,14 @@ class Room:
         out.send(SPECTATORS, self._message(event, table, None))
 
     def _message(
-        self, event: dict[str, JSON], table: dict[str, JSON] | None, s: int | None
+        self,
+        event: dict[str, JSON],
+        table: dict[str, JSON] | None,
+        s: int | None,
+        to: int | None = -1,
     ) -> dict[str, JSON]:
+        """An ``event`` for seat ``to`` (default ``s``; None a spectator) with ``s``'s
+        pending decision (None: none yet, the step goes on) and ``to``'s restrictions."""
         pending = self._pending.get(s) if s is not None else None
         return {
             "type": "event",
@@ -1055,6 +1086,7 @@ class Room:
             "table": table,
             "legal": pending.legal_json() if pending else [],
             "deadline": pending.deadline if pending else None,
+            "restrictions": self._restrictions(s if to == -1 else to),
         }
 
     def _listeners(self) -> list[int]:

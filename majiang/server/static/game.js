@@ -2,11 +2,11 @@
 // the screens of a room: join, waiting room, table, settlement, final results.
 
 import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
-import { t, variantName } from "./i18n.js";
+import { getLang, pick, t, variantName } from "./i18n.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
-import { countdownHtml, setWhere, showRulesButton, toast } from "./ui.js";
+import { countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
 
 const LOG_KEEP = 40;
 
@@ -33,6 +33,7 @@ export class Game {
     this.view = null;
     this.legal = [];
     this.deadline = null;
+    this.restrictions = []; // in force for this seat now: [{id, detail}] (docs/protocol.md)
     this.seq = -1;
     this.waitingSnapshot = false;
     this.lastDiscard = null;
@@ -72,7 +73,7 @@ export class Game {
     }
     this.room = state;
     this.info = await variantInfo(state.variant);
-    showRulesButton(this.info, state.options);
+    showRulesButton(this.info, state.options, () => (this.seat != null && this.view ? this.restrictionItems() : null));
     if (this.held) {
       this.connect();
     } else {
@@ -224,6 +225,7 @@ export class Game {
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.deadline = msg.deadline;
+    this.restrictions = msg.restrictions || [];
     if (this.view) {
       this.handEnd = null;
       this.lastDiscard = this.view.window_from;
@@ -245,6 +247,7 @@ export class Game {
     const ev = msg.event;
     this.legal = msg.legal || [];
     this.deadline = msg.deadline;
+    if (fresh) this.restrictions = msg.restrictions || []; // an echo of an own decision tells none
     if (ev.type === "hand_start") {
       this.view = ev.view;
       this.handEnd = null;
@@ -361,6 +364,7 @@ export class Game {
     this.handEnd = msg;
     this.view = null;
     this.legal = [];
+    this.restrictions = [];
     this.deadline = msg.deadline;
     this.room.totals = msg.totals;
     this.room.hand_index = msg.result.index + 1;
@@ -398,6 +402,33 @@ export class Game {
     return uniqueNames(this.room.seats.map((s) => s.name));
   }
 
+  /** The restrictions in force for this seat now, as the rules panel and the table show
+   * them: the declared name, and the declared sentence with its detail (tiles, seats). */
+  restrictionItems() {
+    const declared = (this.info && this.info.restrictions) || [];
+    return this.restrictions.map((r) => {
+      const d = declared.find((x) => x.id === r.id);
+      const name = d ? esc(getLang() === "zh" ? `${d.zh} · ${d.en}` : `${d.en} · ${d.zh}`) : esc(r.id);
+      const words = d ? (d.now ? pick(d.now) : d.rule) : "";
+      const parts = String(words).split("{}");
+      const reason = parts.map((p) => esc(p)).join(this.detailHtml(r.detail));
+      return { id: r.id, name, reason, short: d ? esc(pick(d)) : esc(r.id) };
+    });
+  }
+
+  /** A restriction's detail in words: seats by name, tiles drawn. */
+  detailHtml(detail) {
+    const text = String(detail || "");
+    if (/^S\d( S\d)*$/.test(text)) return text.split(" ").map((x) => esc(this.who(Number(x.slice(1))))).join(", ");
+    try {
+      const tiles = parseTiles(text);
+      if (tiles.length) return tiles.map((x) => this.tileWord(x)).join("");
+    } catch {
+      // not tiles: shown as it is
+    }
+    return esc(text);
+  }
+
   tileWord(tile) {
     return tileSvg(tile, { cls: "s inline", wild: this.view && tile === this.view.wild });
   }
@@ -429,6 +460,7 @@ export class Game {
     else if (what === "add-bot") this.addBot(Number(el.getAttribute("data-seat")));
     else if (what === "remove-bot") this.removeBot(Number(el.getAttribute("data-seat")));
     else if (what === "copy") this.copyLink();
+    else if (what === "rules") document.getElementById("rules-btn").click();
     else if (what === "watch") {
       this.held = null;
       this.connect();
@@ -572,6 +604,7 @@ export class Game {
     else if (this.room.status === "waiting") body = this.waitingScreen();
     else body = this.betweenScreen();
     this.app.innerHTML = banner + body;
+    refreshRules();
     const vote = this.dissolveVote();
     if (vote && this.lapseAt !== vote.deadline) {
       this.lapseAt = vote.deadline; // a vote nobody closes lapses: draw the page again then
@@ -783,8 +816,12 @@ export class Game {
       ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>`
       : "") + this.dissolveButton();
     const log = `<details class="log" open><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
+    const why = this.seat != null ? this.restrictionItems() : [];
+    const whyHtml = why.length
+      ? `<div class="why" data-act="rules"><b>${esc(t("why_now"))}</b> ${why.map((r) => `<span class="chip" title="${r.reason.replace(/<[^>]*>/g, "")}">${r.short}</span>`).join("")}</div>`
+      : "";
     return tableHtml(model, center) +
-      `<div class="actions">${this.actionButtons()}</div>${this.hintHtml(model)}` +
+      `<div class="actions">${this.actionButtons()}</div>${whyHtml}${this.hintHtml(model)}` +
       `<div class="row tools">${tools}</div>${log}`;
   }
 

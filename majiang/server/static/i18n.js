@@ -5,6 +5,9 @@ const STRINGS = {
   app: ["麻将", "Mahjong"],
   lang_switch: ["EN", "中文"],
   rules: ["规则", "Rules"],
+  in_force: ["现在对你生效的限制", "In force for you now"],
+  none_in_force: ["目前没有：你可以做规则允许的一切", "None right now: everything the rules allow is open to you"],
+  why_now: ["限制", "Restricted"],
   close: ["关闭", "Close"],
   // lobby
   create_room: ["创建房间", "Create a room"],

@@ -15,8 +15,14 @@ export function optionValue(value) {
   return String(value);
 }
 
-/** The panel's HTML for a variant declaration (GET /api/variants) and resolved options. */
-export function rulesHtml(info, options) {
+/** The panel's HTML for a variant declaration (GET /api/variants) and resolved options;
+ * `now` (a seat's view only) the restrictions in force for it, `{name, reason}` in HTML. */
+export function rulesHtml(info, options, now = null) {
+  const inForce = now == null
+    ? ""
+    : `<h3>${esc(t("in_force"))}</h3><ul class="restrictions in-force">` +
+      (now.length ? now.map((r) => `<li><b>${r.name}</b><br>${r.reason}</li>`).join("") : `<li class="muted">${esc(t("none_in_force"))}</li>`) +
+      "</ul>";
   const restrictions = (info.restrictions || [])
     .map((r) => `<li><b>${esc(r.zh)}</b> <i>${esc(r.en)}</i><br>${esc(r.rule)}</li>`)
     .join("");
@@ -31,7 +37,7 @@ export function rulesHtml(info, options) {
     .join("");
   const readings = (info.readings || []).map((r) => `<li>${esc(r)}</li>`).join("");
   return `<h2>${esc(info.zh)} · ${esc(info.name)}</h2>` +
-    `<h3>${esc(t("summary"))}</h3><p>${esc(pick(info.summary))}</p>` +
+    `<h3>${esc(t("summary"))}</h3><p>${esc(pick(info.summary))}</p>` + inForce +
     `<h3>${esc(t("restrictions"))}</h3><ul class="restrictions">${restrictions}</ul>` +
     `<h3>${esc(t("options_now"))}</h3><table class="opts">${opts}</table>` +
     `<h3>${esc(t("pattern_values"))}</h3><table class="opts">${patterns}</table>` +

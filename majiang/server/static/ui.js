@@ -22,9 +22,11 @@ export function setWhere(text) {
   document.getElementById("where").textContent = text;
 }
 
-/** Offer the rules panel of a variant (and a room's options); null hides the button. */
-export function showRulesButton(info, options) {
-  rulesFor = info ? { info, options } : null;
+/** Offer the rules panel of a variant (and a room's options); null hides the button.
+ * `now`, when given, returns the restrictions in force for the viewer now (rendered items
+ * `{name, reason}` in HTML), shown at the top of the panel. */
+export function showRulesButton(info, options, now = null) {
+  rulesFor = info ? { info, options, now } : null;
   const btn = document.getElementById("rules-btn");
   btn.hidden = !info;
   btn.textContent = t("rules");
@@ -34,8 +36,19 @@ function openRules() {
   if (!rulesFor) return;
   const overlay = document.getElementById("overlay");
   overlay.innerHTML = `<div class="panel" role="dialog" aria-label="${t("rules")}">` +
-    `<button type="button" class="close" data-close>${t("close")}</button>${rulesHtml(rulesFor.info, rulesFor.options)}</div>`;
+    `<button type="button" class="close" data-close>${t("close")}</button>` +
+    `${rulesHtml(rulesFor.info, rulesFor.options, rulesFor.now ? rulesFor.now() : null)}</div>`;
   overlay.hidden = false;
+}
+
+/** Draw the rules panel again if it is open (what is in force has changed). */
+export function refreshRules() {
+  const overlay = document.getElementById("overlay");
+  if (!overlay.hidden && rulesFor && rulesFor.now && overlay.querySelector(".panel .in-force")) {
+    const scroll = overlay.querySelector(".panel").scrollTop;
+    openRules();
+    overlay.querySelector(".panel").scrollTop = scroll;
+  }
 }
 
 function closeOverlay() {
