@@ -432,6 +432,21 @@ def _differs(mine: Observation, theirs: Observation) -> str | None:
     )
 
 
+def _world_differs(state: HandState, seat: int, rng: random.Random) -> str | None:
+    """Does a world sampled behind ``seat``'s observation (``majiang.engine.world``, what
+    the search bot plays out) show ``seat`` another observation? A variant whose
+    ``public()`` state ``restore_state`` cannot rebuild fails here."""
+    from majiang.engine.world import sample_hidden, world_from_observation
+    from majiang.errors import DealError
+
+    obs = state.observation(seat)
+    try:
+        world = world_from_observation(obs, sample_hidden(obs, rng))
+    except DealError as err:
+        return str(err)
+    return _differs(obs, world.observation(seat))
+
+
 def _check_refusals(state: HandState, seat: int, game: int, step: int) -> None:
     """Illegal and malformed actions are refused with the state unchanged; a second
     decision in one window is refused; an escape ends the hand and nothing follows it."""
@@ -512,8 +527,9 @@ def check_variant(
     illegal and malformed ones (bad seats, wrong types, junk fields, second decisions,
     actions after an escape) are rejected with the state unchanged, clone() is
     independent, replay(record(game)) reproduces the result, and observations do not
-    change when tiles hidden from a seat are permuted (one seat every ``deep_every``-th
-    step).
+    change when tiles hidden from a seat are permuted, and a world sampled behind a seat's
+    observation (``majiang.engine.world``) shows it the same observation (one seat every
+    ``deep_every``-th step).
     Two worlds (DESIGN.md, information sets): every game is also played, action for
     action while legal there, in a twin world that differs only in what one seat
     (game % 4) cannot see, and that seat's observation and legal actions must be equal
@@ -566,6 +582,9 @@ def check_variant(
                     raise _fail(
                         game, step, f"seat {s}'s observation depends on hidden tiles: {differs}"
                     )
+                differs = _world_differs(state, s, rng)
+                if differs:
+                    raise _fail(game, step, f"a world built from seat {s}'s view: {differs}")
             step += 1
             if (game % 4 or players is not None) and state.phase != "turn":
                 passing = [

@@ -381,22 +381,35 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"zh": ""}, r"\(zh, name\) needs a \(Chinese, English\) name"),
     ({"rules": object()}, "rules lack the hooks reserved_counts, .*score, next_dealer"),
     (
-        _with_option(Option("max_chi", "int", -1, "吃牌上限", "chis", minimum=0)),
+        _with_option(Option("max_chi", "int", -1, "吃牌上限", "chis", minimum=0, en="chi limit")),
         "option 'max_chi': the default",
     ),
     (
         _with_option(
-            Option("discard_pay", "choice", "nobody", "放铳付分", "who", ("discarder", "all"))
+            Option(
+                "discard_pay",
+                "choice",
+                "nobody",
+                "放铳付分",
+                "who",
+                ("discarder", "all"),
+                en="who pays a discard win",
+            )
         ),
         "option 'discard_pay': the default",
     ),
-    (_with_option(Option("honors", "bool", 1, "带字牌", "honors")), "option 'honors': the default"),
     (
-        _with_option(Option("honors", "flag", True, "带字牌", "honors")),
+        _with_option(Option("honors", "bool", 1, "带字牌", "honors", en="honor tiles")),
+        "option 'honors': the default",
+    ),
+    (
+        _with_option(Option("honors", "flag", True, "带字牌", "honors", en="honor tiles")),
         "kind must be bool, int or choice",
     ),
     (
-        _with_option(Option("first_dealer", "choice", 0, "首局庄家", "who", (0, 4))),
+        _with_option(
+            Option("first_dealer", "choice", 0, "首局庄家", "who", (0, 4), en="first dealer")
+        ),
         "takes 'random' or seats 0-3",
     ),
     ({"options": (*EXAMPLE.options, EXAMPLE.options[0])}, "an option is declared twice"),
@@ -420,22 +433,47 @@ BAD: list[tuple[dict[str, Any], str]] = [
         {"options": (*EXAMPLE.options, Option("Max-Kong", "int", 0, "杠", "kongs", minimum=0))},
         "option 'Max-Kong': a name is lowercase",
     ),
-    (_with_option(Option("honors", "bool", True, "", "honors")), "needs a Chinese name"),
-    (_with_option(Option("honors", "bool", True, "带字牌", " ")), "needs a Chinese name"),
     (
-        _with_option(Option("discard_pay", "choice", "all", "放铳付分", "who", ("all", "all"))),
+        _with_option(Option("honors", "bool", True, "", "honors", en="honor tiles")),
+        "needs a Chinese name",
+    ),
+    (
+        _with_option(Option("honors", "bool", True, "带字牌", " ", en="honor tiles")),
+        "needs a Chinese name",
+    ),
+    (_with_option(Option("honors", "bool", True, "带字牌", "honors")), "an English name"),
+    (
+        _with_option(
+            Option(
+                "discard_pay",
+                "choice",
+                "all",
+                "放铳付分",
+                "who",
+                ("all", "all"),
+                en="who pays a discard win",
+            )
+        ),
         "a choice needs at least two distinct choices",
     ),
     (
-        _with_option(Option("honors", "bool", True, "带字牌", "honors", (True, False))),
+        _with_option(
+            Option("honors", "bool", True, "带字牌", "honors", (True, False), en="honor tiles")
+        ),
         "only a choice lists choices",
     ),
     (
-        _with_option(Option("escape_penalty", "int", 0, "逃跑扣分", "points", minimum=-1)),
+        _with_option(
+            Option(
+                "escape_penalty", "int", 0, "逃跑扣分", "points", minimum=-1, en="escape penalty"
+            )
+        ),
         "option 'escape_penalty': is an int with minimum >= 0",
     ),
     (
-        _with_option(Option("escape_penalty", "choice", 0, "逃跑扣分", "points", (0, 8))),
+        _with_option(
+            Option("escape_penalty", "choice", 0, "逃跑扣分", "points", (0, 8), en="escape penalty")
+        ),
         "option 'escape_penalty': is an int with minimum >= 0",
     ),
     ({"summary": ("只能自摸", "")}, r"summary needs a \(Chinese, English\) name"),
@@ -547,3 +585,66 @@ def test_the_default_filters_offer_everything_the_engine_offers() -> None:
     claims = [Action(1, ActionType.PENG), Action(1, ActionType.PASS)]
     assert rules.filter_turn(state, state.current, turn) == turn and turn
     assert rules.filter_claims(state, 1, 0, 4, claims) == claims
+
+
+# -- followed events -------------------------------------------------------------------
+def _following_everything(variant: Variant) -> Variant:
+    """``variant`` with its own hooks, but ``on_event`` called for every event."""
+    hooks = type(variant.rules)
+    every = type(f"{hooks.__name__}AllEvents", (hooks,), {"followed_events": frozenset(Event)})
+    return dataclasses.replace(variant, id=f"{variant.id}_all_events", rules=every())
+
+
+def _step_states(variant_id: str, twin_id: str, seed: int) -> Iterator[tuple[object, object]]:
+    """The variant states of two engines fed the same seeded random actions, after each."""
+    rng = random.Random(seed)
+    mine, theirs = Match(variant_id, {}, seed), Match(twin_id, {}, seed)
+    for _ in range(2):
+        a, b = mine.new_hand(), theirs.new_hand()
+        while not a.is_terminal():
+            a.auto_pass()
+            b.auto_pass()
+            if a.is_terminal():
+                break
+            seat = rng.choice(a.to_act())
+            action = rng.choice([x for x in a.legal_actions(seat) if x.type != "escape"])
+            a.apply(action)
+            b.apply(action)
+            yield a.variant_state, b.variant_state
+        mine.finish(a)
+        theirs.finish(b)
+
+
+@pytest.mark.parametrize("variant_id", sorted(BUILT_IN))
+def test_followed_events_skip_only_events_that_change_nothing(variant_id: str) -> None:
+    """docs/adding-a-variant.md (followed_events): the engine calls ``on_event`` only for
+    the events a variant names; an engine that calls it for every event, fed the same
+    actions, holds the same variant state after every one of them."""
+    with registered(_following_everything(VARIANTS[variant_id])) as every:
+        for seed in range(30):
+            for step, (mine, theirs) in enumerate(_step_states(variant_id, every.id, seed)):
+                assert mine == theirs, (seed, step)
+
+
+def test_a_variant_following_too_few_events_changes_its_games() -> None:
+    """The check above can fail: hangzhou made to skip draws never ends a 抓打 period at
+    its owner's next draw, and some seeded game then goes differently."""
+    base = VARIANTS["hangzhou"]
+    hooks = type(base.rules)
+    blind = type("NoDraws", (hooks,), {"followed_events": frozenset({Event.DISCARD})})
+    with registered(dataclasses.replace(base, id="hangzhou_no_draws", rules=blind())) as v:
+        differs = any(
+            mine != theirs
+            for seed in range(30)
+            for mine, theirs in _step_states("hangzhou", v.id, seed)
+        )
+    assert differs
+
+
+def test_register_refuses_rules_without_followed_events() -> None:
+    """validate_variant names a ``followed_events`` that is missing or not Events."""
+    for bad in (None, {"draw"}, frozenset({"draw"})):
+        hooks = type(EXAMPLE.rules)
+        odd = type("Odd", (hooks,), {"followed_events": bad})
+        with pytest.raises(OptionError, match="followed_events"):
+            validate_variant(dataclasses.replace(EXAMPLE, id="odd", rules=odd()))

@@ -109,8 +109,11 @@ def test_lobby_form_is_generated_from_the_variant_declarations(
         page.keyboard.press("Escape")
         page.wait_for_selector("text=Create a room")
         assert page.inner_text("#lang-btn") == "中文"
-        for o in hangzhou["options"]:
-            assert page.inner_text(f"label[for=opt-{o['id']}]") == o["id"].replace("_", " ")
+        for v in variants:  # every option's English name, from the declarations
+            page.select_option("#variant", v["id"])
+            page.wait_for_selector(f"#create[data-variant={v['id']}]")
+            for o in v["options"]:
+                assert page.inner_text(f"label[for=opt-{o['id']}]") == o["en"]
         page.fill("#hands", "99")
         page.click("#create-btn")
         assert page.eval_on_selector("#hands", "e => e.validationMessage")  # the form refuses

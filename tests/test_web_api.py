@@ -163,6 +163,12 @@ def test_the_web_calls_over_http(server: Server) -> None:
             assert v["terms"]["hu"] == {"zh": "胡", "en": "win"}
             for name in declared.names:
                 assert name in v["terms"]
+            # every option of every variant names itself in Chinese and in English
+            assert [o["id"] for o in v["options"]] == [o.name for o in declared.options]
+            for o, opt in zip(v["options"], declared.options, strict=True):
+                assert (o["zh"], o["en"]) == (opt.zh, opt.en), o["id"]
+                assert o["zh"].strip() and o["en"].strip() and o["en"] != o["zh"], o["id"]
+                assert not any("\u4e00" <= c <= "\u9fff" for c in o["en"]), o["en"]
         assert http.get("/api/bots").json() == list(BOTS)
         r = http.post("/api/waits", json={"variant": "guangdong", "hand": "1112345678999m"})
         assert r.json() == [{"discard": None, "waits": [f"{n}m" for n in range(1, 10)]}]

@@ -11,7 +11,8 @@ hand the others a 抓打 period (2.3).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from majiang.hand import shanten
 from majiang.observation import Observation
@@ -21,6 +22,30 @@ from majiang.values import Action, OptionValue, Phase
 __all__ = ["GreedyBot"]
 
 
+class Shapes(NamedTuple):
+    """The shape flags shanten is asked with, passed to it as explicit keywords (a
+    ``**flags`` call costs twice a shanten of a 13-tile hand)."""
+
+    seven_pairs: bool = True
+    thirteen_orphans: bool = True
+    quads_as_two_pairs: bool = True
+    wild_numbers_only: bool = False
+
+
+def _sh(tiles: list[int], wild: int | None, f: Shapes) -> int:
+    """Shanten of ``tiles`` (-1 for none) under the shape flags ``f``."""
+    if not tiles:
+        return -1
+    return shanten(
+        tiles,
+        wild=wild,
+        seven_pairs=f.seven_pairs,
+        thirteen_orphans=f.thirteen_orphans,
+        quads_as_two_pairs=f.quads_as_two_pairs,
+        wild_numbers_only=f.wild_numbers_only,
+    )
+
+
 class GreedyBot:
     """Shanten-and-acceptance discards, claims that help, every legal win."""
 
@@ -28,28 +53,32 @@ class GreedyBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._flags: dict[str, dict[str, bool]] = {}
+        self._flags: dict[str, Shapes] = {}
         self._kind_cache: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], list[int]] = {}
+        self._last_kinds: tuple[str, dict[str, OptionValue], list[int]] | None = None
 
-    def _shapes(self, variant: str) -> dict[str, bool]:
+    def _shapes(self, variant: str) -> Shapes:
         flags = self._flags.get(variant)
         if flags is None:
             # A fast estimate: taizhou's "a 得 pairs only with a 得" is left to the
             # win check; the shanten used for choosing stays the table-driven one.
-            flags = {
-                k: v for k, v in get_variant(variant).shapes.items() if k != "wild_pairs_natural"
-            }
+            shapes = get_variant(variant).shapes
+            flags = Shapes(**{k: v for k, v in shapes.items() if k in Shapes._fields})
             self._flags[variant] = flags
         return flags
 
     def _kinds(self, obs: Observation) -> list[int]:
         """The kinds in play under the room's options (转转 has no 红中, RULES.md 0.2)."""
+        last = self._last_kinds
+        if last is not None and last[0] == obs.variant and last[1] == obs.options:
+            return last[2]  # the same room as the last decision: no key to build
         key = (obs.variant, tuple(sorted(obs.options.items())))
         kinds = self._kind_cache.get(key)
         if kinds is None:
             v = get_variant(obs.variant)
             counts = v.tiles_for(v.resolve_options(obs.options))
             kinds = self._kind_cache[key] = [k for k in range(34) if counts[k]]
+        self._last_kinds = (obs.variant, dict(obs.options), kinds)
         return kinds
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -63,15 +92,12 @@ class GreedyBot:
         flags = self._shapes(observation.variant)
         seat = observation.seat
         if seat is not None and observation.melds[seat]:
-            flags = {**flags, "seven_pairs": False, "thirteen_orphans": False}
+            flags = flags._replace(seven_pairs=False, thirteen_orphans=False)
         hand = list(observation.hand)
         tile = observation.window_tile
         if observation.phase == Phase.TURN or tile is None:
             return self._turn(observation, legal, hand, wild, flags)
         return self._claim(tile, legal, hand, wild, flags)
-
-    def _sh(self, tiles: list[int], wild: int | None, flags: Mapping[str, bool]) -> int:
-        return shanten(tiles, wild=wild, **flags) if tiles else -1
 
     def _turn(
         self,
@@ -79,7 +105,7 @@ class GreedyBot:
         legal: Sequence[Action],
         hand: list[int],
         wild: int | None,
-        flags: Mapping[str, bool],
+        flags: Shapes,
     ) -> Action:
         discards = [a for a in legal if a.type == "discard"]
         if not discards:
@@ -90,7 +116,7 @@ class GreedyBot:
         for a in safe:
             rest = list(hand)
             rest.remove(a.tile)  # type: ignore[arg-type]
-            sh = self._sh(rest, wild, flags)
+            sh = _sh(rest, wild, flags)
             if sh < low:
                 low, best = sh, [(a, rest)]
             elif sh == low:
@@ -98,7 +124,7 @@ class GreedyBot:
         for a in legal:
             if a.type == "kong" and not a.tiles:
                 rest = [t for t in hand if t != a.tile]
-                if len(rest) % 3 == 1 and self._sh(rest, wild, flags) <= low:
+                if len(rest) % 3 == 1 and _sh(rest, wild, flags) <= low:
                     return a
         if len(best) == 1:
             return best[0][0]
@@ -117,11 +143,22 @@ class GreedyBot:
                 near.add(t)
         candidates = [k for k in sorted(near & allowed) if k is not None and unseen[k]]
         scored = []
+        sp, to, quads, numbers = flags
         for a, rest in best:
             gain = 0
             for k in candidates:
                 rest.append(k)
-                if shanten(rest, wild=wild, **flags) < low:
+                if (
+                    shanten(
+                        rest,
+                        wild=wild,
+                        seven_pairs=sp,
+                        thirteen_orphans=to,
+                        quads_as_two_pairs=quads,
+                        wild_numbers_only=numbers,
+                    )
+                    < low
+                ):
                     gain += unseen[k]
                 rest.pop()
             scored.append((gain, a))
@@ -135,9 +172,9 @@ class GreedyBot:
         legal: Sequence[Action],
         hand: list[int],
         wild: int | None,
-        flags: Mapping[str, bool],
+        flags: Shapes,
     ) -> Action:
-        now = self._sh(hand, wild, flags)
+        now = _sh(hand, wild, flags)
         best = legal[-1]  # pass
         best_sh = now
         for a in legal:
@@ -151,13 +188,13 @@ class GreedyBot:
             except ValueError:
                 continue
             if a.type == "kong":
-                sh = self._sh(rest, wild, flags)
+                sh = _sh(rest, wild, flags)
                 if sh <= best_sh:
                     best, best_sh = a, sh
                 continue
             after = min(
                 (
-                    self._sh([x for j, x in enumerate(rest) if j != i], wild, flags)
+                    _sh([x for j, x in enumerate(rest) if j != i], wild, flags)
                     for i in range(len(rest))
                 ),
                 default=99,

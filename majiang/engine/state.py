@@ -9,9 +9,10 @@ leaves the state unchanged (DESIGN.md convention 4).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import chain, compress
 from operator import mul
+from typing import TYPE_CHECKING
 
 from majiang.errors import IllegalActionError
 from majiang.hand import is_winning, waits
@@ -36,6 +37,9 @@ from majiang.values import (
     WinType,
     malformed,
 )
+
+if TYPE_CHECKING:
+    from majiang.engine.world import Hidden
 
 __all__ = ["ACTION_TYPES", "Action", "Deal", "HandResult", "HandState", "Meld", "WinInfo"]
 
@@ -167,10 +171,32 @@ class HandState:
             p: t for p, t in self.reserved.items() if variant.reserved_purpose(p).shown == "deal"
         }
         hooks = type(self.rules)
-        self._follows = _overrides(hooks, "on_event")
+        follows = self.rules.followed_events if _overrides(hooks, "on_event") else frozenset()
+        self._follows_draw = E_DRAW in follows
+        self._follows_discard = E_DISCARD in follows
+        self._follows_claim = E_CLAIM in follows
+        self._follows_kong = E_KONG in follows
         self._filters_turn = _overrides(hooks, "filter_turn")
         self._filters_claims = _overrides(hooks, "filter_claims")
         self._limits_self_draw = _overrides(hooks, "can_self_draw")
+
+    @classmethod
+    def from_observation(
+        cls,
+        observation: Observation,
+        hidden: Hidden,
+        *,
+        after_kong: int | None = None,
+        seat_logs: Sequence[Sequence[str]] | None = None,
+    ) -> HandState:
+        """The hand ``observation`` shows, with ``hidden`` filling every place it hides
+        (a sampled world, ``majiang.engine.world``): its ``observation(seat)`` equals the
+        one given. DealError if ``hidden`` does not fit."""
+        from majiang.engine.world import world_from_observation
+
+        return world_from_observation(
+            observation, hidden, after_kong=after_kong, seat_logs=seat_logs
+        )
 
     def _replace_dealt_flowers(self) -> None:
         """D48: from the dealer in turn order, each seat replaces its flowers from the back.
@@ -568,7 +594,7 @@ class HandState:
                 self.melds[seat].append(meld)
                 self._views = None
                 self.kongs.append((meld, seat))
-                if self._follows:
+                if self._follows_kong:
                     self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
                 self._back_draw(seat, meld)
                 return
@@ -580,7 +606,7 @@ class HandState:
             self.melds[seat][peng_idx] = meld
             self._views = None
             self.pending_kong = meld
-            if self._follows:
+            if self._follows_kong:
                 self.variant_state = self.rules.on_event(self, E_KONG, seat, t)
             if self.variant.rob_added_kong:
                 # every other seat decides, whether or not it can rob: who can is hidden
@@ -602,7 +628,7 @@ class HandState:
         self.first_turn = False
         self.after_kong = None
         self.drawn = None
-        if self._follows:
+        if self._follows_discard:
             self.variant_state = self.rules.on_event(self, E_DISCARD, seat, t)
         self.window_options = self._claim_options(seat, t)  # sets window_from, window_tile
         self.window_seats = _OTHERS[seat]
@@ -640,22 +666,26 @@ class HandState:
         if not claims:
             return out
         chi_seat = (discarder + 1) % 4 if "chi" in claims else -1
-        for s in range(4):
-            if s == discarder:
-                continue
+        wk = self.wild if (self.meld_wilds and self.wild is not None) else -1
+        hu = "hu" in claims
+        rules = self.rules
+        for s in _OTHERS[discarder]:
+            c = self.concealed[s]
             acts: list[Action] = []
             if (
-                "hu" in claims
+                hu
                 and t not in self.missed_win[s]
-                and self.rules.may_win_on_discard(self, s, discarder, t)
+                and rules.may_win_on_discard(self, s, discarder, t)
                 and self._complete(s, t)
-                and self.rules.can_win_on_discard(self, s, discarder, t)
+                and rules.can_win_on_discard(self, s, discarder, t)
             ):
                 acts.append(_HU[s])
-            if self.concealed[s][t] >= 2 or self.meld_wilds or s == chi_seat:
+            # a seat that can neither chi nor hold two of the tile (wilds counted where they
+            # stand in melds) has no meld claim: _meld_claims is not called for it
+            if s == chi_seat or (c[t] >= 2 if wk < 0 else (c[t] if t != wk else 0) + c[wk] >= 2):
                 acts += self._meld_claims(s, discarder, t, claims)
             if acts and self._filters_claims:
-                acts = self.rules.filter_claims(self, s, discarder, t, acts)
+                acts = rules.filter_claims(self, s, discarder, t, acts)
             if acts:
                 acts.append(_PASS[s])
                 out[s] = acts
@@ -784,7 +814,7 @@ class HandState:
             self.kongs.append((meld, s))
             self.seat_log[s].append("K")
             self._clear_missed(s, "claim")
-            if self._follows:
+            if self._follows_claim:
                 self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
             self._back_draw(s, meld)
             return
@@ -800,7 +830,7 @@ class HandState:
         self.can_win_now = False  # RULES.md D5: no win right after a chi or peng
         self.after_kong = None
         self._clear_missed(s, "claim")
-        if self._follows:
+        if self._follows_claim:
             self.variant_state = self.rules.on_event(self, E_CLAIM, s, t)
 
     def _chi_sequence(self, t: int, used: tuple[int, ...]) -> tuple[int, ...]:
@@ -875,7 +905,7 @@ class HandState:
         self.last_turn = live <= self.variant.claim_end_live
         final = self.variant.final_live
         self.final_turn = final is not None and live <= final
-        if self._follows:
+        if self._follows_draw:
             self.variant_state = self.rules.on_event(self, E_DRAW, seat, t)
 
     # -- endings -----------------------------------------------------------------

@@ -13,6 +13,7 @@ from majiang.rules.hainan import HAINAN
 from majiang.rules.hangzhou import HANGZHOU
 from majiang.rules.hongzhong import HONGZHONG
 from majiang.rules.taizhou import TAIZHOU
+from majiang.values import Event
 
 __all__ = [
     "VARIANTS",
@@ -108,8 +109,10 @@ def _check_option(vid: str, opt: Option) -> None:
         raise OptionError(f"{where}: a name is lowercase letters, digits and _")
     if opt.kind not in ("bool", "int", "choice"):
         raise OptionError(f"{where}: kind must be bool, int or choice, got {opt.kind!r}")
-    if not (opt.zh.strip() and opt.doc.strip()):
-        raise OptionError(f"{where}: needs a Chinese name (zh) and a doc line")
+    if not (opt.zh.strip() and opt.en.strip() and opt.doc.strip()):
+        raise OptionError(
+            f"{where}: needs a Chinese name (zh), an English name (en) and a doc line"
+        )
     if opt.kind == "choice" and len(set(opt.choices)) < 2:
         raise OptionError(f"{where}: a choice needs at least two distinct choices")
     if opt.kind != "choice" and opt.choices:
@@ -141,6 +144,11 @@ def validate_variant(variant: Variant) -> None:
     missing = [h for h in HOOKS if not callable(getattr(variant.rules, h, None))]
     if missing:
         raise OptionError(f"{where}: rules lack the hooks {', '.join(missing)}")
+    followed = getattr(variant.rules, "followed_events", None)
+    if not isinstance(followed, frozenset) or not all(isinstance(e, Event) for e in followed):
+        raise OptionError(
+            f"{where}: rules.followed_events must be a frozenset of Event, got {followed!r}"
+        )
     names = [o.name for o in variant.options]
     if len(set(names)) != len(names):
         raise OptionError(f"{where}: an option is declared twice: {names}")

@@ -11,6 +11,7 @@ from majiang.hand import is_winning
 from majiang.rules.view import HandView
 from majiang.tiles import Tile, format_tiles
 from majiang.values import (
+    JSON,
     Action,
     ActionType,
     Event,
@@ -48,6 +49,8 @@ class Option:
     doc: str
     choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
+    en: str = ""
+    """The English name front ends show beside ``zh`` (the lobby form, help text)."""
 
     def validate(self, value: object) -> OptionValue:
         """The value if allowed, else OptionError naming the option and what it takes."""
@@ -86,6 +89,7 @@ FIRST_DEALER = Option(
     "首局庄家",
     "the first dealer: drawn with the match seed, or a seat",
     choices=("random", 0, 1, 2, 3),
+    en="first dealer",
 )
 
 
@@ -98,6 +102,7 @@ def escape_option(default: int) -> Option:
         "逃跑扣分",
         "points the escaper pays each other seat",
         minimum=0,
+        en="escape penalty",
     )
 
 
@@ -213,8 +218,19 @@ class Rules(Protocol):
         """The variant's own state at the deal (an immutable value; None if it has none)."""
         ...
 
+    @property
+    def followed_events(self) -> frozenset[Event]:
+        """The events ``on_event`` is called for (the engine skips the others)."""
+        ...
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
         """The variant's state after ``seat``'s draw, discard, claim or kong of ``tile``."""
+        ...
+
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> VariantState | None:
+        """The variant's state rebuilt from what an observation shows of it (``shown``, a
+        ``public()`` value) in a world filled in around that observation (a bot's sampled
+        world, ``majiang.engine.world``): it must give back ``shown`` as its ``public()``."""
         ...
 
     def instant_win(self, view: HandView, seat: int) -> bool:
@@ -303,9 +319,17 @@ class BaseRules:
         """No variant state."""
         return None
 
+    followed_events: frozenset[Event] = frozenset(Event)
+    """Every event, unless a variant that overrides ``on_event`` names fewer."""
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> VariantState | None:
         """Nothing to follow: the state stays as it is."""
         return view.variant_state
+
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> VariantState | None:
+        """The state at the deal: right for a variant that keeps none, or whose ``public()``
+        shows nothing; a variant that shows its state overrides this."""
+        return self.start(view)
 
     def instant_win(self, view: HandView, seat: int) -> bool:
         """May ``seat`` declare an instant win now, complete or not (四红中)?"""

@@ -58,15 +58,32 @@ OPTIONS = (
         "财神",
         "fixed: 白板 are wilds; flipped: 翻财神",
         choices=("fixed", "flipped"),
+        en="wild tiles",
     ),
-    Option("base_score", "choice", 1, "底分", "b, the base of every payment", choices=(1, 2, 3, 5)),
-    Option("chengbao", "bool", True, "带承包", "摊 limits and 承包 liability"),
+    Option(
+        "base_score",
+        "choice",
+        1,
+        "底分",
+        "b, the base of every payment",
+        choices=(1, 2, 3, 5),
+        en="base score",
+    ),
+    Option(
+        "chengbao",
+        "bool",
+        True,
+        "带承包",
+        "摊 limits and 承包 liability",
+        en="claim limits and liability",
+    ),
     Option(
         "wild_in_melds",
         "bool",
         True,
         "财神可吃碰杠",
         "wilds may stand in chi, peng and kongs",
+        en="wilds in melds",
     ),
     Option(
         "wild_luxury_quad",
@@ -74,6 +91,7 @@ OPTIONS = (
         False,
         "财神替豪七杠子",
         "a kind made four with wilds counts as a quadruple in 豪华七对",
+        en="wild quads in luxury seven pairs",
     ),
     Option(
         "discard_pay",
@@ -82,6 +100,7 @@ OPTIONS = (
         "放铳付分",
         "who pays a discard win: the discarder, or all three",
         choices=("discarder", "all"),
+        en="who pays a discard win",
     ),
     Option(
         "start_lao",
@@ -90,6 +109,7 @@ OPTIONS = (
         "起庄",
         "the level L of a new dealer: 平庄起 1, 笃二老庄 2, 笃三老庄 3",
         choices=(1, 2, 3),
+        en="new dealer's level",
     ),
     escape_option(0),
     FIRST_DEALER,
@@ -171,6 +191,9 @@ class HangzhouRules(BaseRules):
         """No 抓打 period at the deal."""
         return _NO_ZHUADA
 
+    followed_events = frozenset({E_DISCARD, E_DRAW, E_CLAIM})
+    """抓打 starts at a wild discard and ends at its owner's next draw or claim."""
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> HangzhouState:
         """抓打 (D24): a wild discard starts a period; its owner's next turn ends it."""
         now = view.variant_state
@@ -181,6 +204,11 @@ class HangzhouRules(BaseRules):
         if event in (E_DRAW, E_CLAIM) and seat == now.zhuada:
             return _NO_ZHUADA
         return now
+
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> HangzhouState:
+        """The 抓打 owner is all the state there is, and it is shown."""
+        owner = shown.get("zhuada")
+        return HangzhouState(owner) if isinstance(owner, int) else _NO_ZHUADA
 
     def _restricted(self, view: HandView, seat: int) -> bool:
         st = view.variant_state

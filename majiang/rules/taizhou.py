@@ -26,7 +26,7 @@ from majiang.rules.base import (
 )
 from majiang.rules.view import HandView
 from majiang.scoring import Item
-from majiang.tiles import NOTATION, Tile
+from majiang.tiles import NOTATION, Tile, parse_tile
 from majiang.values import (
     JSON,
     Action,
@@ -35,6 +35,7 @@ from majiang.values import (
     Meld,
     MeldKind,
     Options,
+    Phase,
     Score,
     WinInfo,
     WinType,
@@ -85,6 +86,7 @@ OPTIONS = (
         "得",
         "flipped: 翻得; fixed_white: the four 白",
         choices=("flipped", "fixed_white"),
+        en="wild tiles",
     ),
     Option(
         "settle_mode",
@@ -93,6 +95,7 @@ OPTIONS = (
         "结算比例",
         "weights: 闲家减半 1/0.5, 庄家翻倍 2/1, 平搓 1",
         choices=("xian_half", "dealer_double", "flat"),
+        en="settlement weights",
     ),
     Option(
         "settlement",
@@ -103,11 +106,28 @@ OPTIONS = (
         "and natural concealed triplets, x2 per 中/发/seat-wind set); winner_only: "
         "only the winner collects",
         choices=("mutual", "winner_only"),
+        en="who collects",
     ),
-    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers"),
-    Option("sheng_phase", "bool", True, "生牌阶段", "the raw-tile phase at R <= 30"),
-    Option("point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none", minimum=0),
-    Option("lianzhuang", "bool", True, "连庄", "the dealer stays after his own win"),
+    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers", en="pays for all three"),
+    Option(
+        "sheng_phase",
+        "bool",
+        True,
+        "生牌阶段",
+        "the raw-tile phase at R <= 30",
+        en="raw-tile phase",
+    ),
+    Option(
+        "point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none", minimum=0, en="points cap"
+    ),
+    Option(
+        "lianzhuang",
+        "bool",
+        True,
+        "连庄",
+        "the dealer stays after his own win",
+        en="dealer stays on a win",
+    ),
     escape_option(0),
     FIRST_DEALER,
 )
@@ -169,13 +189,49 @@ def _shown(
     """The public state sorted and named, made once per state (an observation asks for it
     at every decision, and the state changes only at a discard)."""
     return (
-        tuple(NOTATION[t] for t in sorted(known)),
+        tuple(map(NOTATION.__getitem__, sorted(known))),
         tuple(sorted(no_win)),
         tuple(sorted(wild_thrown)),
     )
 
 
 _START = TaizhouState()
+_FOLLOWED = (E_DISCARD, E_KONG)
+
+
+def _last_discard(view: HandView, seat: int, tile: int, known: frozenset[int]) -> LastDiscard:
+    """What 包三家 needs about ``seat``'s discard (or added kong) of ``tile``, just made;
+    ``known`` is the 熟 kinds before it."""
+    raw = tile not in known
+    held = view.concealed[seat]  # the hand just before the discard is this + tile
+    # 生牌 (5.2): a raw tile thrown in the last SHENG_LIVE tiles by a seat that held a
+    # 熟 (already seen) one; raw means the tile itself is not 熟, so only held ones count
+    wild = view.wild
+    sheng_ok = raw and view.live <= SHENG_LIVE and any(held[k] for k in known if k != wild)
+    shanten_after = 0
+    if tile in (GREEN, RED):
+        after = view.hand_tiles(seat)
+        if len(after) % 3 != 0:
+            shanten_after = shanten(after, wild=wild, seven_pairs=False, thirteen_orphans=False)
+    return LastDiscard(seat, tile, raw, sheng_ok, shanten_after)
+
+
+def _json_list(value: JSON) -> list[JSON]:
+    return value if isinstance(value, list) else []
+
+
+def _shown_elsewhere(view: HandView, seat: int, tile: int) -> bool:
+    """Is a discard of ``tile``'s kind on the table besides ``seat``'s last discard: in a
+    discard pile, or as a peng or kong claimed from a discard?"""
+    for s, pile in enumerate(view.discards):
+        rest = pile[:-1] if s == seat else pile
+        if tile in rest:
+            return True
+    return any(
+        m.source is not None and m.kind != M_CHI and m.tiles[0] == tile
+        for melds in view.melds
+        for m in melds
+    )
 
 
 def _state(view: HandView) -> TaizhouState:
@@ -199,12 +255,15 @@ class TaizhouRules(BaseRules):
         """Nothing discarded yet; nobody has thrown a 得."""
         return _START
 
+    followed_events = frozenset({E_DISCARD, E_KONG})
+    """熟 kinds, 得 and 包三家 change only at a discard or an added kong."""
+
     def on_event(self, view: HandView, event: Event, seat: int, tile: int) -> TaizhouState:
         """Track 熟 kinds, 得 discards and what 包三家 needs about each discard (5.2, 5.5)."""
         now = view.variant_state
         if not isinstance(now, TaizhouState):  # inline: on_event runs at every step
             now = _START
-        if event not in (E_DISCARD, E_KONG):
+        if event not in _FOLLOWED:
             return now
         if event == E_KONG and not any(
             m.kind == M_KONG_ADDED and m.tiles[0] == tile for m in view.melds[seat]
@@ -212,19 +271,7 @@ class TaizhouRules(BaseRules):
             return now
         known = now.known
         raw = tile not in known
-        held = view.concealed[seat]  # the hand just before the discard is this + tile
-        # 生牌 (5.2): a raw tile thrown in the last SHENG_LIVE tiles by a seat that held a
-        # 熟 (already seen) one; raw means the tile itself is not 熟, so only held ones count
-        wild = view.wild
-        sheng_ok = raw and view.live <= SHENG_LIVE and any(held[k] for k in known if k != wild)
-        shanten_after = 0
-        if tile in (GREEN, RED):
-            after = view.hand_tiles(seat)
-            if len(after) % 3 != 0:
-                shanten_after = shanten(
-                    after, wild=view.wild, seven_pairs=False, thirteen_orphans=False
-                )
-        last = LastDiscard(seat, tile, raw, sheng_ok, shanten_after)
+        last = _last_discard(view, seat, tile, known)
         if event != E_DISCARD:
             return TaizhouState(now.known, now.no_win, now.wild_thrown, last)
         if raw:
@@ -232,6 +279,27 @@ class TaizhouRules(BaseRules):
         if tile == view.wild:  # 5.1
             return TaizhouState(known, now.no_win | {seat}, now.wild_thrown | {seat}, last)
         return TaizhouState(known, now.no_win, now.wild_thrown, last)
+
+    def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> TaizhouState:
+        """熟 kinds and the 得 throwers are shown; what 包三家 needs about the open window's
+        discard (or added kong) is worked out from the world's tiles. Whether that discard
+        was 生 is read from the table: it was unless its kind shows elsewhere, in another
+        discard or a peng or kong claimed from a discard (a chi's claimed tile is not shown,
+        so a chi does not count)."""
+        known = frozenset(
+            int(parse_tile(t)) for t in _json_list(shown.get("known")) if isinstance(t, str)
+        )
+        no_win = frozenset(x for x in _json_list(shown.get("no_win")) if isinstance(x, int))
+        thrown = _json_list(shown.get("wild_thrown"))
+        wild_thrown = frozenset(x for x in thrown if isinstance(x, int))
+        seat, tile = view.window_from, view.window_tile
+        last = None
+        if seat is not None and tile is not None and view.phase in (Phase.CLAIM, Phase.ROB):
+            before = known
+            if view.phase == Phase.CLAIM and not _shown_elsewhere(view, seat, tile):
+                before = known - {tile}
+            last = _last_discard(view, seat, tile, before)
+        return TaizhouState(known, no_win, wild_thrown, last)
 
     def restrictions_now(
         self, view: HandView, seat: int, legal: Sequence[Action]
@@ -247,22 +315,22 @@ class TaizhouRules(BaseRules):
             out.append(("sheng", ""))
         return out
 
-    def _may_win(self, view: HandView, seat: int) -> bool:
+    def can_self_draw(self, view: HandView, seat: int) -> bool:
+        """A seat that discarded a 得 cannot win (5.1)."""
         st = view.variant_state
         return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
-    def can_self_draw(self, view: HandView, seat: int) -> bool:
-        """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(view, seat)
-
     def may_win_on_discard(self, view: HandView, seat: int, discarder: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1); checked before the shape, and all a
-        discard win needs here (the default ``can_win_on_discard`` allows the rest)."""
-        return self._may_win(view, seat)
+        discard win needs here (the default ``can_win_on_discard`` allows the rest). The
+        check is written out in each of these hooks: the first runs for 3 seats a discard."""
+        st = view.variant_state
+        return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
     def can_rob(self, view: HandView, seat: int, konger: int, tile: int) -> bool:
         """A seat that discarded a 得 cannot win (5.1)."""
-        return self._may_win(view, seat)
+        st = view.variant_state
+        return not (isinstance(st, TaizhouState) and seat in st.no_win)
 
     # -- scoring ---------------------------------------------------------------------
     def winner_score(self, view: HandView, win: WinInfo) -> WinnerPoints:

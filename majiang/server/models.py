@@ -112,6 +112,7 @@ class OptionInfo(_Strict):
     min: int | None = Field(None, description="the smallest allowed integer")
     max: int | None = Field(None, description="the largest allowed integer")
     zh: str = Field(description="the Chinese name")
+    en: str = Field(description="the English name")
     doc: str = Field(description="what it does, in one line")
 
 
@@ -205,6 +206,7 @@ def variant_info(variant: Variant) -> VariantInfo:
                 min=o.minimum if o.kind == "int" else None,
                 max=None,
                 zh=o.zh,
+                en=o.en,
                 doc=o.doc,
             )
             for o in variant.options

@@ -231,7 +231,7 @@ export function term(info, id) {
 
 /** An option's label: its Chinese name, or in English its id in words ("base score"). */
 export function optionLabel(option) {
-  return lang === "zh" ? option.zh : option.id.replace(/_/g, " ");
+  return lang === "zh" ? option.zh : option.en;
 }
 
 /** A variant's name (GET /api/variants gives `zh` and the English `name`). */
