@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(BIN)/majiang serve --open
 
 lint: $(STAMP)
-	$(BIN)/ruff check majiang tests bench tools
+	$(BIN)/ruff check majiang tests bench tools examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -39,8 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _common  # noqa: E402
-from _common import git_rev, version  # noqa: E402
+import _common
+from _common import git_rev, version
 
 Runner = Callable[[int], tuple[float, int]]
 """Given a step budget, play whole episodes until it is reached: (seconds, steps)."""

@@ -399,7 +399,7 @@ def test_policy_weights_round_trip_and_bad_files_are_refused(tmp_path: object) -
     assert np.array_equal(back.w1, policy.w1) and back.meta == policy.meta
     junk = Path(str(tmp_path)) / "junk.npz"
     junk.write_bytes(b"not a zip")
-    with pytest.raises(PolicyError, match="junk.npz"):
+    with pytest.raises(PolicyError, match=r"junk\.npz"):
         Policy.load(junk)
 
 
