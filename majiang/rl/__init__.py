@@ -23,7 +23,7 @@ from majiang.rl.actions import (
     legal_indices,
 )
 from majiang.rl.aec import AGENTS, MajiangAECEnv, MajiangParallelEnv, env, parallel_env, raw_env
-from majiang.rl.features import ENCODING_VERSION, PLANE_NAMES, PLANES, encode, encode_batch
+from majiang.rl.features import BUILTIN, ENCODING_VERSION, PLANE_NAMES, PLANES, encode, encode_batch
 from majiang.rl.single import MajiangGymEnv, gym_id, register_all
 from majiang.rl.vector import VectorEnv, VectorStep
 
@@ -51,7 +51,7 @@ __all__ = [
     "raw_env",
 ]
 
-VARIANTS = ("guangdong", "hangzhou", "hainan", "hongzhong", "taizhou")
+VARIANTS = BUILTIN
 """The variants with environments (each has ``majiang_<variant>_v1`` and a Gymnasium id)."""
 GYM_IDS = tuple(gym_id(v) for v in VARIANTS)
 """``majiang/Guangdong-v1`` …, registered with Gymnasium on import."""

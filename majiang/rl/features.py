@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from majiang.observation import Observation
-from majiang.rules import get_variant
+from majiang.rules import VARIANTS, get_variant
 from majiang.tiles import NOTATION
 from majiang.values import JSON, MeldKind, OptionValue
 
@@ -59,6 +59,11 @@ PLANES = 116
 """Planes of encoding v1: the observation array's shape is ``(PLANES, 34)``."""
 
 _REL = ("self", "next", "across", "previous")
+BUILTIN: tuple[str, ...] = tuple(VARIANTS)[:5]
+"""The five variants v1 encodes (one-hot planes 111-115), in the registry's order."""
+_COUNTER_NAMES = tuple(dict.fromkeys(c for v in BUILTIN for c in VARIANTS[v].counters))
+_STATE_KIND = {k: how for v in BUILTIN for k, how in VARIANTS[v].public_state.items()}
+_SEAT_KEYS = tuple(k for k, how in _STATE_KIND.items() if how != "tiles")
 CONSTANT_NAMES: tuple[str, ...] = (
     *(f"seat_wind_{w}" for w in ("east", "south", "west", "north")),
     *(f"dealer_is_{r}" for r in _REL),
@@ -67,14 +72,10 @@ CONSTANT_NAMES: tuple[str, ...] = (
     *(f"phase_{p}" for p in ("turn", "claim", "rob", "declare")),
     *(f"hand_size_{r}" for r in _REL),
     *(f"concealed_kongs_{r}" for r in _REL),
-    *(f"zhuada_{r}" for r in _REL),
-    *(f"no_win_{r}" for r in _REL),
-    *(f"wild_thrown_{r}" for r in _REL),
+    *(f"{key}_{r}" for key in _SEAT_KEYS for r in _REL),
     "live",
-    "counter_dealer_run",
-    "counter_lao",
-    "counter_dealer_wins",
-    *(f"variant_{v}" for v in ("guangdong", "hangzhou", "hainan", "hongzhong", "taizhou")),
+    *(f"counter_{name}" for name in _COUNTER_NAMES),
+    *(f"variant_{v}" for v in BUILTIN),
 )
 """The constant planes 67-115, in order (``seat_wind`` the observer's own wind; hand
 sizes / 14; concealed kongs / 4; live / 144; counters / 8, 老庄 / 3, capped at 1)."""
@@ -96,7 +97,7 @@ PLANE_NAMES: tuple[str, ...] = (
     "window_tile",
     "in_play",
     "unseen",
-    "known",
+    "state_tiles",
     *(f"{name}_{rel}" for rel in _REL for name in _SEAT_NAMES),
     *(f"flowers_{rel}" for rel in _REL),
     *CONSTANT_NAMES,
@@ -105,18 +106,19 @@ PLANE_NAMES: tuple[str, ...] = (
 
 assert len(PLANE_NAMES) == PLANES and CONSTANT + len(CONSTANT_NAMES) == PLANES
 
-VARIANT_STATE_KEYS: Mapping[str, str] = {
-    "known": "tiles",  # taizhou: kinds already seen (RULES.md 5.1)
-    "zhuada": "seat",  # hangzhou: the 抓打 owner (RULES.md 2.3)
-    "no_win": "seats",  # taizhou: seats that may no longer win (RULES.md 5.2)
-    "wild_thrown": "seats",  # taizhou: seats that threw a 得 (RULES.md 5.1)
-}
-"""The restrictions in force v1 reads from ``Observation.variant_state``, by key; a key
-not listed here is not encoded (tests check every variant's keys are)."""
+VARIANT_STATE_KEYS: Mapping[str, str] = _STATE_KIND
+"""The restrictions in force v1 reads from ``Observation.variant_state``, by key, as the
+variants declare them (``Variant.public_state``); a key not listed is not encoded (a test
+checks every variant's keys are)."""
 
-_VARIANT_INDEX = {v: i for i, v in enumerate(("guangdong", "hangzhou", "hainan", "hongzhong",
-                                              "taizhou"))}
-_COUNTERS = {"dealer_run": (41, 8.0), "lao": (42, 3.0), "dealer_wins": (43, 8.0)}
+_TILES = "tiles"
+_VARIANT_INDEX = {v: i for i, v in enumerate(BUILTIN)}
+_COUNTERS = {
+    name: (41 + i, float(next(
+        (hi for v in BUILTIN for n, (_lo, hi) in VARIANTS[v].counter_ranges.items()
+         if n == name and hi is not None), 8)))
+    for i, name in enumerate(_COUNTER_NAMES)
+}
 _PHASE = {"turn": 16, "claim": 17, "rob": 18, "declare": 19}
 _M_CHI = MeldKind.CHI
 _M_PENG = MeldKind.PENG
@@ -170,7 +172,7 @@ def _fill(
     if obs.variant_state:
         for key, value in obs.variant_state.items():
             how = VARIANT_STATE_KEYS.get(key)
-            if how == "tiles" and isinstance(value, list):
+            if how == _TILES and isinstance(value, list):
                 for text in value:
                     known = _KIND.get(text) if isinstance(text, str) else None
                     if known is not None:
@@ -232,7 +234,7 @@ def _fill(
         cvals[cbase + 44 + v] = 1.0
 
 
-_STATE_OFFSET = {"zhuada": 28, "no_win": 32, "wild_thrown": 36}
+_STATE_OFFSET = {key: 28 + 4 * i for i, key in enumerate(_SEAT_KEYS)}
 
 
 def _seen_weights() -> npt.NDArray[np.float32]:

@@ -5,4 +5,5 @@ from majiang.rl.aec import variant_functions
 
 __all__ = ["env", "parallel_env", "raw_env"]
 
-env, raw_env, parallel_env = variant_functions("guangdong")
+# the variant is the module's name, majiang_<variant>_v1 (the PettingZoo env id)
+env, raw_env, parallel_env = variant_functions(__name__.rsplit(".", 1)[-1].split("_")[1])
