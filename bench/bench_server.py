@@ -22,6 +22,15 @@ Per-message deflate is off on both servers and in the clients.
     python bench/bench_server.py --quick              # about 1 minute
     python bench/bench_server.py --db postgresql+psycopg://postgres@127.0.0.1:5432/test
     python bench/bench_server.py --markdown bench/RESULTS.md
+    python bench/bench_server.py --servers majiang \\
+        --db postgresql+psycopg://postgres@127.0.0.1:5432/test \\
+        --bus redis://127.0.0.1:6379/0 --processes 1,2,3   # majiang serve --bus, N processes
+
+With ``--bus`` each cluster size gets a fresh schema; every table is created on one process,
+joined and connected to round robin over all of them (a load balancer without sticky
+sessions), so with N processes about (N-1)/N of a room's connections are on a process that
+does not own it and its messages cross the bus. Server CPU and memory are summed over the
+processes. Then the bus hop alone: one message through ``majiang.server.cluster.Bus``.
 """
 
 from __future__ import annotations
@@ -70,8 +79,10 @@ class ClientConfig:
     """What a client process needs to know (picklable for multiprocessing)."""
 
     kind: str  # "majiang" or "echo"
-    http: str
-    ws: str
+    http: tuple[str, ...]
+    """Every server process's address: rooms are created, joined and connected to round
+    robin over them, as a load balancer without sticky sessions would."""
+    ws: tuple[str, ...]
     variant: str
     turn_seconds: int
     echo_bytes: int
@@ -382,7 +393,7 @@ class ClientProcess:
         if self.cfg.kind == "majiang":
             import httpx
 
-            http = httpx.AsyncClient(base_url=self.cfg.http, timeout=60)
+            http = httpx.AsyncClient(timeout=60)
 
         async def one(index: int) -> None:
             async with gate:
@@ -397,6 +408,9 @@ class ClientProcess:
 
     async def _open_table(self, index: int, http: Any) -> None:
         table = Table(index)
+        n = len(self.cfg.http)
+        https = [self.cfg.http[(index + s) % n] for s in range(4)]
+        wss = [self.cfg.ws[(index + s) % n] for s in range(4)]
         if self.cfg.kind == "majiang":
             body = {
                 "variant": self.cfg.variant,
@@ -404,19 +418,19 @@ class ClientProcess:
                 "name": f"w{self.cfg.worker}t{index}s0",
                 "turn_seconds": self.cfg.turn_seconds,
             }
-            r = await http.post("/api/rooms", json=body)
+            r = await http.post(f"{https[0]}/api/rooms", json=body)
             r.raise_for_status()
             room, tokens = r.json()["room"], [r.json()["token"]]
             for s in range(1, 4):
-                j = await http.post(f"/api/rooms/{room}/join", json={"name": f"s{s}"})
+                j = await http.post(f"{https[s]}/api/rooms/{room}/join", json={"name": f"s{s}"})
                 j.raise_for_status()
                 tokens.append(j.json()["token"])
             seats: list[Seat] = [GameSeat(self, table, s) for s in range(4)]
-            urls = [f"{self.cfg.ws}/ws/{room}?token={t}" for t in tokens]
+            urls = [f"{wss[s]}/ws/{room}?token={t}" for s, t in enumerate(tokens)]
         else:
             seats = [EchoSeat(self, table, s) for s in range(4)]
             name = f"w{self.cfg.worker}t{index}"
-            urls = [f"{self.cfg.ws}/ws/{name}"] * 4
+            urls = [f"{self.cfg.ws[0]}/ws/{name}"] * 4
         table.seats = seats
         for seat, url in zip(seats, urls, strict=True):
             await seat.connect(url)
@@ -525,17 +539,28 @@ class Step:
 
 
 class ServerProcess:
-    """``majiang serve`` or the echo server as a subprocess on a free loopback port."""
+    """``majiang serve`` or the echo server as a subprocess on a free loopback port; with
+    ``bus`` (a Redis URL, and ``prefix``), one node of a ``majiang serve --bus`` cluster."""
 
-    def __init__(self, kind: str, db: str | None, workdir: Path) -> None:
+    def __init__(
+        self,
+        kind: str,
+        db: str | None,
+        workdir: Path,
+        bus: str | None = None,
+        prefix: str = "",
+        index: int = 0,
+    ) -> None:
         self.kind = kind
         self.port = free_port()
-        self.log = workdir / f"{kind}.log"
+        self.log = workdir / f"{kind}-{index}.log"
         if kind == "majiang":
             url = db or f"sqlite:///{workdir / 'bench.db'}"
             self.db = url
             cmd = [sys.executable, "-m", "majiang", "serve", "--port", str(self.port)]
             cmd += ["--db", url, "--rooms-per-address", "1000000"]
+            if bus is not None:
+                cmd += ["--bus", bus, "--bus-prefix", prefix]
             self.probe = f"http://127.0.0.1:{self.port}/api/variants"
         else:
             self.db = ""
@@ -593,20 +618,38 @@ def database(url: str | None) -> Iterator[str | None]:
             admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
+def label(kind: str, processes: int, bus: str | None) -> str:
+    """A ramp's name in the report: ``majiang``, ``majiang --bus ×N``, ``echo``."""
+    if kind != "majiang" or bus is None:
+        return kind
+    return f"majiang --bus ×{processes}"
+
+
 def ramp(
-    kind: str, db: str | None, args: argparse.Namespace, workdir: Path
+    kind: str,
+    db: str | None,
+    args: argparse.Namespace,
+    workdir: Path,
+    processes: int = 1,
+    bus: str | None = None,
 ) -> tuple[list[Step], str]:
-    """Start the server and the client processes, run the steps; the steps and the server's
-    stderr tail (empty if it wrote nothing)."""
-    server = ServerProcess(kind, db, workdir)
+    """Start the server process(es) and the client processes, run the steps; the steps and
+    the servers' stderr tail (empty if they wrote nothing)."""
+    name = label(kind, processes, bus)
+    prefix = f"bench_server_{os.getpid()}_{processes}"
+    servers = [
+        ServerProcess(kind, db, workdir, bus, prefix, i)
+        for i in range(processes if kind == "majiang" else 1)
+    ]
+    server = Servers(servers)
     ctx = mp.get_context("spawn")
     pipes: list[Connection] = []
     procs = []
     for w in range(args.clients):
         cfg = ClientConfig(
             kind=kind,
-            http=f"http://127.0.0.1:{server.port}",
-            ws=f"ws://127.0.0.1:{server.port}",
+            http=tuple(f"http://127.0.0.1:{s.port}" for s in servers),
+            ws=tuple(f"ws://127.0.0.1:{s.port}" for s in servers),
             variant=args.variant,
             turn_seconds=args.turn_seconds,
             echo_bytes=args.echo_bytes,
@@ -626,13 +669,13 @@ def ramp(
             spent = time.monotonic() - started
             last_setup = steps[-1].setup_seconds if steps else 0.0
             if steps and spent + args.warmup + args.seconds + 2 * last_setup > args.budget:
-                print(f"[{kind}: budget of {args.budget:.0f} s spent; stopping]", file=sys.stderr)
+                print(f"[{name}: budget of {args.budget:.0f} s spent; stopping]", file=sys.stderr)
                 break
-            step = run_step(kind, n, args, server, pipes)
+            step = run_step(name, n, args, server, pipes)
             steps.append(step)
-            print(f"[{kind}] {row(step, args.p99_ms)}", file=sys.stderr, flush=True)
+            print(f"[{name}] {row(step, args.p99_ms)}", file=sys.stderr, flush=True)
             failing = 0 if step.held(args.p99_ms) else failing + 1
-            if failing >= args.stop_after or server.proc.poll() is not None:
+            if failing >= args.stop_after or server.exited():
                 break
     finally:
         for pipe in pipes:
@@ -646,12 +689,32 @@ def ramp(
             if proc.is_alive():
                 proc.kill()
         server.stop()
-    tail = server.log.read_text()[-3000:].strip()
+    tail = "\n".join(s.log.read_text()[-3000:].strip() for s in servers).strip()
     return steps, tail
 
 
+class Servers:
+    """The server processes of one ramp, measured together (CPU and memory summed)."""
+
+    def __init__(self, servers: list[ServerProcess]) -> None:
+        self.servers = servers
+
+    def cpu(self) -> float:
+        return sum(proc_cpu(s.proc.pid) for s in self.servers)
+
+    def rss_mb(self) -> float:
+        return sum(proc_rss_mb(s.proc.pid) for s in self.servers)
+
+    def exited(self) -> bool:
+        return any(s.proc.poll() is not None for s in self.servers)
+
+    def stop(self) -> None:
+        for s in self.servers:
+            s.stop()
+
+
 def run_step(
-    kind: str, n: int, args: argparse.Namespace, server: ServerProcess, pipes: list[Connection]
+    kind: str, n: int, args: argparse.Namespace, server: Servers, pipes: list[Connection]
 ) -> Step:
     """Grow to ``n`` tables, warm up, measure one window."""
     shares = [n // len(pipes) + (1 if i < n % len(pipes) else 0) for i in range(len(pipes))]
@@ -665,7 +728,7 @@ def run_step(
     setup = time.perf_counter() - t0
     time.sleep(args.warmup)
     load = os.getloadavg()[0]
-    cpu0, (busy0, total0) = proc_cpu(server.proc.pid), machine_cpu()
+    cpu0, (busy0, total0) = server.cpu(), machine_cpu()
     w0 = time.perf_counter()
     for pipe in pipes:
         pipe.send(("start",))
@@ -674,7 +737,7 @@ def run_step(
         pipe.send(("stop",))
     windows: list[Window] = [pipe.recv()[1] for pipe in pipes]
     seconds = time.perf_counter() - w0
-    cpu1, (busy1, total1) = proc_cpu(server.proc.pid), machine_cpu()
+    cpu1, (busy1, total1) = server.cpu(), machine_cpu()
     lat = sorted(x for w in windows for x in w.latency)
     other = sorted(x for w in windows for x in w.latency_other)
     errors: Counter[str] = Counter(setup_errors)
@@ -702,7 +765,7 @@ def run_step(
         client_cpu=sum(w.cpu for w in windows) / seconds,
         machine_busy=(busy1 - busy0) / (total1 - total0) * cores,
         cores=cores,
-        rss_mb=proc_rss_mb(server.proc.pid),
+        rss_mb=server.rss_mb(),
         load=load,
     )
 
@@ -780,6 +843,14 @@ def report(results: dict[str, tuple[list[Step], str]], args: argparse.Namespace)
                 f"{1000 / ms / per_table:,.0f} tables at the {per_table:.2f} actions/s per "
                 f"table of the first step (latency grows well before that)"
             )
+    single = best.get("majiang --bus ×1")
+    for kind, held in best.items():
+        if kind.startswith("majiang --bus ×") and single:
+            lines.append(
+                f"- {kind}: {held / single:.2f} × the tables of one --bus process "
+                f"(the {args.clients} load-generating client processes share the same "
+                f"{os.cpu_count()} cores as the servers, PostgreSQL and Redis)"
+            )
     if best.get("echo") and "majiang" in best:
         echo_steps = results["echo"][0]
         above = (
@@ -805,6 +876,79 @@ def report(results: dict[str, tuple[list[Step], str]], args: argparse.Namespace)
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """The bus hop measured through ``majiang.server.cluster.Bus`` itself."""
+
+    size: int
+    latency: list[float]
+    """One message at a time: publish -> the subscriber's handler, ms, sorted."""
+    batched: int
+    cpu_us: float
+    """CPU per message (publish + receive + dispatch, both ends in this one process), µs,
+    with messages pipelined as a busy server sends them."""
+    rate: float
+
+
+async def bus_hop(url: str, messages: int, size: int = 256) -> Hop:
+    """What one message costs through the bus: the owner's ``Bus.post`` to a node's
+    handler over Redis, on loopback; first one at a time (latency), then pipelined."""
+    from majiang.server.cluster import Bus
+
+    prefix = f"bench_hop_{os.getpid()}"
+    got: asyncio.Queue[float] = asyncio.Queue()
+    arrived = 0
+    done = asyncio.Event()
+    target = 0
+
+    def handler(channel: str, data: bytes) -> None:
+        nonlocal arrived
+        arrived += 1
+        got.put_nowait(time.perf_counter())
+        if arrived >= target:
+            done.set()
+
+    sender, receiver = Bus(url, lambda c, d: None), Bus(url, handler)
+    await sender.start(f"{prefix}:n:sender")
+    await receiver.start(f"{prefix}:n:receiver")
+    channel = f"{prefix}:r:1:s0"
+    await receiver.subscribe(channel)
+    payload = b"m bench -\n" + b"x" * size
+    latency = []
+    try:
+        for _ in range(min(2000, messages)):
+            t0 = time.perf_counter()
+            target = arrived + 1
+            sender.post(channel, payload)
+            latency.append((await got.get() - t0) * 1000)
+        while not got.empty():
+            got.get_nowait()
+        done.clear()
+        target = arrived + messages
+        cpu0, w0 = time.process_time(), time.perf_counter()
+        for i in range(messages):
+            sender.post(channel, payload)
+            if i % 50 == 49:
+                await asyncio.sleep(0)  # the owner's loop turns between rooms' outcomes
+        await asyncio.wait_for(done.wait(), 120)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - w0
+    finally:
+        await sender.stop()
+        await receiver.stop()
+    return Hop(size, sorted(latency), messages, cpu / messages * 1e6, messages / wall)
+
+
+def hop_report(hop: Hop) -> str:
+    """The bus hop's lines of the report."""
+    return (
+        f"- bus hop ({hop.size}-byte message, `majiang.server.cluster.Bus` over Redis on "
+        f"loopback): one at a time p50 {percentile(hop.latency, 50):.2f} ms, p99 "
+        f"{percentile(hop.latency, 99):.2f} ms; {hop.batched:,} pipelined: "
+        f"{hop.cpu_us:.1f} µs of CPU per message for both ends (publish, receive, "
+        f"dispatch), {hop.rate:,.0f} messages/s\n"
+    )
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--db", help="majiang serve's database URL (default: a fresh SQLite file)")
@@ -821,6 +965,20 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--p99-ms", type=float, default=50.0, help="latency bound for 'held' (50)")
     p.add_argument("--stop-after", type=int, default=2, help="failing steps in a row (2)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--bus",
+        metavar="URL",
+        help="also ramp majiang serve --bus (a Redis URL) with --processes processes; needs "
+        "a PostgreSQL --db; measures the bus hop too",
+    )
+    p.add_argument(
+        "--processes",
+        default="1,2,3",
+        help="with --bus: the cluster sizes to ramp, in order (1,2,3)",
+    )
+    p.add_argument(
+        "--hop-messages", type=int, default=20000, help="messages of the bus-hop measure (20000)"
+    )
     p.add_argument("--markdown", metavar="FILE", type=Path, help="append the report to FILE")
     args = p.parse_args(argv)
     default_steps = QUICK_STEPS if args.quick else STEPS
@@ -832,6 +990,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     for s in args.servers:
         if s not in ("majiang", "echo"):
             p.error(f"--servers: unknown server {s!r} (majiang, echo)")
+    try:
+        args.processes = [int(x) for x in args.processes.split(",") if x.strip()]
+    except ValueError:
+        p.error(f"--processes: {args.processes!r} is not a comma-separated list of counts")
+    if any(n < 1 for n in args.processes):
+        p.error("--processes: every count must be at least 1")
+    if args.bus is not None and not (args.db or "").startswith("postgresql"):
+        p.error("--bus needs --db postgresql+psycopg://...: the processes share it")
     return args
 
 
@@ -844,15 +1010,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     load = os.getloadavg()
     workdir = Path(tempfile.mkdtemp(prefix="bench-server-"))
     results: dict[str, tuple[list[Step], str]] = {}
+    hop: Hop | None = None
     t0 = time.monotonic()
     try:
         print(HEADER, file=sys.stderr)
         with database(args.db) as db:
             for kind in args.servers:
                 results[kind] = ramp(kind, db, args, workdir)
+        for n in args.processes if args.bus else []:
+            with database(args.db) as db:  # a fresh schema per cluster size
+                results[label("majiang", n, args.bus)] = ramp(
+                    "majiang", db, args, workdir, processes=n, bus=args.bus
+                )
+        hop = asyncio.run(bus_hop(args.bus, args.hop_messages)) if args.bus else None
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     body = report(results, args)
+    if hop is not None:
+        body += hop_report(hop)
     body += (
         f"- load average before the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
         f"whole run {time.monotonic() - t0:.0f} s\n"

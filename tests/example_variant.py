@@ -42,9 +42,21 @@ __all__ = ["EXAMPLE", "FAN", "ExampleRules", "FollowState"]
 
 OPTIONS = (
     Option(
-        "honors", "bool", True, "带字牌", "play with winds and dragons (136 tiles) or not (108)"
+        "honors",
+        "bool",
+        True,
+        "带字牌",
+        "play with winds and dragons (136 tiles) or not (108)",
+        en="honor tiles",
     ),
-    Option("follow_dealer", "bool", True, "跟庄", "the dealer pays U to each seat that followed"),
+    Option(
+        "follow_dealer",
+        "bool",
+        True,
+        "跟庄",
+        "the dealer pays U to each seat that followed",
+        en="follow the dealer",
+    ),
     Option(
         "discard_pay",
         "choice",
@@ -52,11 +64,28 @@ OPTIONS = (
         "放铳付分",
         "who pays a discard win: the discarder 3 x V x U, or all three V x U",
         choices=("discarder", "all"),
+        en="who pays a discard win",
     ),
-    Option("max_chi", "int", 2, "吃牌上限", "chis a seat may make in one hand", minimum=0),
-    Option("base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1),
     Option(
-        "escape_penalty", "int", 0, "逃跑扣分", "points the escaper pays each other seat", minimum=0
+        "max_chi",
+        "int",
+        2,
+        "吃牌上限",
+        "chis a seat may make in one hand",
+        minimum=0,
+        en="chi limit",
+    ),
+    Option(
+        "base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1, en="base score"
+    ),
+    Option(
+        "escape_penalty",
+        "int",
+        0,
+        "逃跑扣分",
+        "points the escaper pays each other seat",
+        minimum=0,
+        en="escape penalty",
     ),
     Option(
         "first_dealer",
@@ -65,6 +94,7 @@ OPTIONS = (
         "首局庄家",
         "the first dealer: drawn with the match seed, or a seat",
         choices=("random", 0, 1, 2, 3),
+        en="first dealer",
     ),
 )
 

@@ -381,22 +381,35 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"zh": ""}, r"\(zh, name\) needs a \(Chinese, English\) name"),
     ({"rules": object()}, "rules lack the hooks reserved_counts, .*score, next_dealer"),
     (
-        _with_option(Option("max_chi", "int", -1, "吃牌上限", "chis", minimum=0)),
+        _with_option(Option("max_chi", "int", -1, "吃牌上限", "chis", minimum=0, en="chi limit")),
         "option 'max_chi': the default",
     ),
     (
         _with_option(
-            Option("discard_pay", "choice", "nobody", "放铳付分", "who", ("discarder", "all"))
+            Option(
+                "discard_pay",
+                "choice",
+                "nobody",
+                "放铳付分",
+                "who",
+                ("discarder", "all"),
+                en="who pays a discard win",
+            )
         ),
         "option 'discard_pay': the default",
     ),
-    (_with_option(Option("honors", "bool", 1, "带字牌", "honors")), "option 'honors': the default"),
     (
-        _with_option(Option("honors", "flag", True, "带字牌", "honors")),
+        _with_option(Option("honors", "bool", 1, "带字牌", "honors", en="honor tiles")),
+        "option 'honors': the default",
+    ),
+    (
+        _with_option(Option("honors", "flag", True, "带字牌", "honors", en="honor tiles")),
         "kind must be bool, int or choice",
     ),
     (
-        _with_option(Option("first_dealer", "choice", 0, "首局庄家", "who", (0, 4))),
+        _with_option(
+            Option("first_dealer", "choice", 0, "首局庄家", "who", (0, 4), en="first dealer")
+        ),
         "takes 'random' or seats 0-3",
     ),
     ({"options": (*EXAMPLE.options, EXAMPLE.options[0])}, "an option is declared twice"),
@@ -420,22 +433,47 @@ BAD: list[tuple[dict[str, Any], str]] = [
         {"options": (*EXAMPLE.options, Option("Max-Kong", "int", 0, "杠", "kongs", minimum=0))},
         "option 'Max-Kong': a name is lowercase",
     ),
-    (_with_option(Option("honors", "bool", True, "", "honors")), "needs a Chinese name"),
-    (_with_option(Option("honors", "bool", True, "带字牌", " ")), "needs a Chinese name"),
     (
-        _with_option(Option("discard_pay", "choice", "all", "放铳付分", "who", ("all", "all"))),
+        _with_option(Option("honors", "bool", True, "", "honors", en="honor tiles")),
+        "needs a Chinese name",
+    ),
+    (
+        _with_option(Option("honors", "bool", True, "带字牌", " ", en="honor tiles")),
+        "needs a Chinese name",
+    ),
+    (_with_option(Option("honors", "bool", True, "带字牌", "honors")), "an English name"),
+    (
+        _with_option(
+            Option(
+                "discard_pay",
+                "choice",
+                "all",
+                "放铳付分",
+                "who",
+                ("all", "all"),
+                en="who pays a discard win",
+            )
+        ),
         "a choice needs at least two distinct choices",
     ),
     (
-        _with_option(Option("honors", "bool", True, "带字牌", "honors", (True, False))),
+        _with_option(
+            Option("honors", "bool", True, "带字牌", "honors", (True, False), en="honor tiles")
+        ),
         "only a choice lists choices",
     ),
     (
-        _with_option(Option("escape_penalty", "int", 0, "逃跑扣分", "points", minimum=-1)),
+        _with_option(
+            Option(
+                "escape_penalty", "int", 0, "逃跑扣分", "points", minimum=-1, en="escape penalty"
+            )
+        ),
         "option 'escape_penalty': is an int with minimum >= 0",
     ),
     (
-        _with_option(Option("escape_penalty", "choice", 0, "逃跑扣分", "points", (0, 8))),
+        _with_option(
+            Option("escape_penalty", "choice", 0, "逃跑扣分", "points", (0, 8), en="escape penalty")
+        ),
         "option 'escape_penalty': is an int with minimum >= 0",
     ),
     ({"summary": ("只能自摸", "")}, r"summary needs a \(Chinese, English\) name"),

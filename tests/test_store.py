@@ -119,7 +119,15 @@ def test_migrates_an_empty_database_and_reopens_idempotently(url: str) -> None:
         versions = connection.execute(text("SELECT version_num FROM majiang_alembic_version"))
         assert [row[0] for row in versions] == [head_revision()]
     engine.dispose()
-    assert tables == {"rooms", "seats", "events", "records", "majiang_alembic_version"}
+    assert tables == {
+        "rooms",
+        "seats",
+        "events",
+        "records",
+        "nodes",
+        "room_leases",
+        "majiang_alembic_version",
+    }
 
 
 def test_the_migrated_schema_is_the_schema_the_code_uses(store: Store, url: str) -> None:

@@ -6,13 +6,17 @@ import argparse
 import contextlib
 import gc
 import os
+import re
 import socket
 import sys
 import threading
 import webbrowser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from majiang.errors import MajiangError
+
+if TYPE_CHECKING:
+    from majiang.server.app import BusConfig
 
 __all__ = ["add_parser", "main"]
 
@@ -34,6 +38,25 @@ def add_parser(sub: Any) -> None:
         "--open",
         action="store_true",
         help="open the browser game in a browser, where a display exists (make run)",
+    )
+    p.add_argument(
+        "--bus",
+        default=None,
+        metavar="URL",
+        help="run as one of several processes behind a load balancer: a Redis URL "
+        "(redis://127.0.0.1:6379/0) carrying messages between them; needs a PostgreSQL --db "
+        "(docs/scaling.md). Without it, one process as before",
+    )
+    p.add_argument(
+        "--bus-prefix",
+        default="majiang",
+        help="prefix of the bus channels, so clusters can share one Redis (default majiang)",
+    )
+    p.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=10.0,
+        help="with --bus: how long after a process dies its rooms are taken over (default 10)",
     )
     p.add_argument(
         "--rooms-per-address",
@@ -115,14 +138,16 @@ def main(args: argparse.Namespace) -> int:
         raise MajiangError(f"{need} ({err})") from None
     _check_port(args.host, args.port)
     url = args.db or os.environ.get("MAJIANG_DB") or None
+    bus = _bus_config(args, url)
     store = Store(url)  # StoreError (a MajiangError): one line, exit 2
     limits = Limits()
     if args.rooms_per_address is not None:
         limits = Limits(rooms_per_address=args.rooms_per_address)
-    app = create_app(store, limits=limits)
+    app = create_app(store, limits=limits, bus=bus)
     tune_gc()
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"majiang serve: http://{host}:{args.port}/  (database {store.url})", flush=True)
+    where = f"database {store.url}" + (f", bus {_redact(bus.url)}" if bus else "")
+    print(f"majiang serve: http://{host}:{args.port}/  ({where})", flush=True)
     if getattr(args, "open", False):
         shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
         open_browser(f"http://{shown}:{args.port}/")
@@ -136,3 +161,39 @@ def main(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _redact(url: str) -> str:
+    """``url`` with a password replaced by ``***``."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def _bus_config(args: argparse.Namespace, db: str | None) -> BusConfig | None:
+    """``--bus`` checked before anything starts: a Redis URL that answers, a PostgreSQL
+    database (several processes cannot share SQLite over a network), a positive lease."""
+    if args.bus is None:
+        return None
+    from majiang.server.app import BusConfig
+    from majiang.server.cluster import check_bus_url
+
+    url = check_bus_url(args.bus)
+    if db is None or not db.startswith("postgresql"):
+        raise MajiangError(
+            "--bus needs a PostgreSQL --db (postgresql+psycopg://user@host/db): the "
+            f"processes share it; got {db or 'the default SQLite file'}"
+        )
+    if not args.lease_seconds > 0:
+        raise MajiangError(f"--lease-seconds: must be positive, got {args.lease_seconds:g}")
+    if not args.bus_prefix or any(c in args.bus_prefix for c in " \n"):
+        raise MajiangError(f"--bus-prefix: {args.bus_prefix!r} must be a word without spaces")
+    try:
+        import redis
+    except ImportError as err:
+        need = "--bus needs the extra scale: pip install 'majiang[scale]'"
+        raise MajiangError(f"{need} ({err})") from None
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
+    except Exception as exc:
+        raise MajiangError(f"cannot reach the bus {_redact(url)}: {exc}") from None
+    address = f"{args.host}:{args.port}"
+    return BusConfig(url, args.bus_prefix, args.lease_seconds, address)

@@ -281,7 +281,9 @@ class StartScreen(Screen[None]):
         widgets: dict[str, tuple[Option, Any]] = {}
         mounted: list[Any] = []
         for opt in v.options:
-            label = Static(escape(f"{opt.zh} {opt.name}: {plain(opt.doc)}"), classes="opt-label")
+            label = Static(
+                escape(f"{opt.zh} {opt.en} ({opt.name}): {plain(opt.doc)}"), classes="opt-label"
+            )
             widget: Any
             if opt.kind == "bool":
                 widget = Switch(value=bool(opt.default), classes="opt")

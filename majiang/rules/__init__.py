@@ -109,8 +109,10 @@ def _check_option(vid: str, opt: Option) -> None:
         raise OptionError(f"{where}: a name is lowercase letters, digits and _")
     if opt.kind not in ("bool", "int", "choice"):
         raise OptionError(f"{where}: kind must be bool, int or choice, got {opt.kind!r}")
-    if not (opt.zh.strip() and opt.doc.strip()):
-        raise OptionError(f"{where}: needs a Chinese name (zh) and a doc line")
+    if not (opt.zh.strip() and opt.en.strip() and opt.doc.strip()):
+        raise OptionError(
+            f"{where}: needs a Chinese name (zh), an English name (en) and a doc line"
+        )
     if opt.kind == "choice" and len(set(opt.choices)) < 2:
         raise OptionError(f"{where}: a choice needs at least two distinct choices")
     if opt.kind != "choice" and opt.choices:

@@ -49,6 +49,8 @@ class Option:
     doc: str
     choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
+    en: str = ""
+    """The English name front ends show beside ``zh`` (the lobby form, help text)."""
 
     def validate(self, value: object) -> OptionValue:
         """The value if allowed, else OptionError naming the option and what it takes."""
@@ -87,6 +89,7 @@ FIRST_DEALER = Option(
     "首局庄家",
     "the first dealer: drawn with the match seed, or a seat",
     choices=("random", 0, 1, 2, 3),
+    en="first dealer",
 )
 
 
@@ -99,6 +102,7 @@ def escape_option(default: int) -> Option:
         "逃跑扣分",
         "points the escaper pays each other seat",
         minimum=0,
+        en="escape penalty",
     )
 
 

@@ -48,7 +48,9 @@ PATTERNS = (
 """Big-hand patterns in RULES.md 1.4 order; ``basic_hand`` when none applies."""
 
 OPTIONS = (
-    Option("base_score", "int", 1, "基础分", "B, the base of every payment", minimum=1),
+    Option(
+        "base_score", "int", 1, "基础分", "B, the base of every payment", minimum=1, en="base score"
+    ),
     Option(
         "horses",
         "bool",
@@ -56,9 +58,24 @@ OPTIONS = (
         "买马",
         "the dealer buys horses: he wins and loses with each horse's target seat; "
         "a target that nets 0 moves nothing",
+        en="buy horses",
     ),
-    Option("hunyise_big", "bool", True, "混一色算大胡", "混一色 counts as a big hand"),
-    Option("kong_pay_on_draw", "bool", False, "流局算杠", "kongs are paid in a drawn hand"),
+    Option(
+        "hunyise_big",
+        "bool",
+        True,
+        "混一色算大胡",
+        "混一色 counts as a big hand",
+        en="half flush is a big hand",
+    ),
+    Option(
+        "kong_pay_on_draw",
+        "bool",
+        False,
+        "流局算杠",
+        "kongs are paid in a drawn hand",
+        en="kongs paid in a drawn hand",
+    ),
     escape_option(8),
     FIRST_DEALER,
 )

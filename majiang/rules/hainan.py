@@ -45,7 +45,7 @@ SEAT_FLOWERS = ((34, 38), (35, 39), (36, 41), (37, 40))
 """By position from the dealer: 春/梅, 夏/兰, 秋/菊, 冬/竹 (RULES.md 3.1)."""
 
 OPTIONS = (
-    Option("base_unit", "int", 1, "底分", "u, multiplies every amount", minimum=1),
+    Option("base_unit", "int", 1, "底分", "u, multiplies every amount", minimum=1, en="base unit"),
     Option(
         "baopai",
         "bool",
@@ -54,6 +54,7 @@ OPTIONS = (
         "three chis, or three pengs (a direct kong is a peng), by one seat on another's "
         "discards, not added together: a discard win between the two is paid by the "
         "discarder alone",
+        en="liability",
     ),
     Option(
         "dealer_streak_bonus",
@@ -61,8 +62,16 @@ OPTIONS = (
         True,
         "连庄加倍",
         "dealer transfers x (1 + s), s the dealer's consecutive wins",
+        en="dealer streak bonus",
     ),
-    Option("kong_pay_on_draw", "bool", False, "流局算杠", "kongs are paid in a drawn hand"),
+    Option(
+        "kong_pay_on_draw",
+        "bool",
+        False,
+        "流局算杠",
+        "kongs are paid in a drawn hand",
+        en="kongs paid in a drawn hand",
+    ),
     Option(
         "dealer_after_xian_win",
         "choice",
@@ -70,6 +79,7 @@ OPTIONS = (
         "闲家胡后庄家",
         "after a non-dealer wins: the winner's next seat deals, or the dealer's next",
         choices=("winner_next", "dealer_next"),
+        en="dealer after a non-dealer wins",
     ),
     escape_option(0),
     FIRST_DEALER,

@@ -25,16 +25,42 @@ BIRDS = Reserved("birds", "鸟牌", "birds")
 """抓鸟: the birds set aside at the deal, revealed when the hand is won (RULES.md 4.5)."""
 
 OPTIONS = (
-    Option("no_wild", "bool", False, "无赖子(转转)", "转转: no 红中, 108 tiles, no wilds"),
-    Option("birds", "choice", 2, "抓鸟", "bird tiles set aside at the deal", choices=(2, 4, 6)),
-    Option("bird_value", "choice", 1, "鸟分", "points per hit bird per payer", choices=(1, 2)),
-    Option("golden_bird", "bool", True, "金鸟", "no hit counts as every bird hitting"),
+    Option(
+        "no_wild",
+        "bool",
+        False,
+        "无赖子(转转)",
+        "转转: no 红中, 108 tiles, no wilds",
+        en="no wilds (Zhuanzhuan)",
+    ),
+    Option(
+        "birds",
+        "choice",
+        2,
+        "抓鸟",
+        "bird tiles set aside at the deal",
+        choices=(2, 4, 6),
+        en="birds",
+    ),
+    Option(
+        "bird_value",
+        "choice",
+        1,
+        "鸟分",
+        "points per hit bird per payer",
+        choices=(1, 2),
+        en="points per bird",
+    ),
+    Option(
+        "golden_bird", "bool", True, "金鸟", "no hit counts as every bird hitting", en="golden bird"
+    ),
     Option(
         "hongzhong_zimo",
         "bool",
         False,
         "红中自摸",
         "a seat holding a 红中 may not win on a discard",
+        en="red dragon: self-draw only",
     ),
     Option(
         "no_hongzhong_rob",
@@ -42,16 +68,27 @@ OPTIONS = (
         False,
         "无红中可抢杠",
         "a seat holding a 红中 may not rob a kong",
+        en="red dragon: no robbing",
     ),
-    Option("zhuang_xian", "bool", True, "庄闲", "+1 on every hu payment of the dealer"),
+    Option(
+        "zhuang_xian",
+        "bool",
+        True,
+        "庄闲",
+        "+1 on every hu payment of the dealer",
+        en="dealer point",
+    ),
     Option(
         "rob_kong_pays_all",
         "bool",
         False,
         "抢杠胡包三家",
         "the robbed konger pays the three self-draw shares",
+        en="robbed konger pays all",
     ),
-    Option("base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1),
+    Option(
+        "base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1, en="base score"
+    ),
     Option(
         "draw_dealer",
         "choice",
@@ -59,6 +96,7 @@ OPTIONS = (
         "荒庄庄家",
         "after a drawn hand: the seat that drew the last tile deals, or the same",
         choices=("last_drawer", "same"),
+        en="dealer after a drawn hand",
     ),
     escape_option(0),
     Option(
@@ -68,6 +106,7 @@ OPTIONS = (
         "首局庄家",
         "the first dealer: seat 0, the room owner, by default",
         choices=("random", 0, 1, 2, 3),
+        en="first dealer",
     ),
 )
 

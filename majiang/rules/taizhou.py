@@ -86,6 +86,7 @@ OPTIONS = (
         "得",
         "flipped: 翻得; fixed_white: the four 白",
         choices=("flipped", "fixed_white"),
+        en="wild tiles",
     ),
     Option(
         "settle_mode",
@@ -94,6 +95,7 @@ OPTIONS = (
         "结算比例",
         "weights: 闲家减半 1/0.5, 庄家翻倍 2/1, 平搓 1",
         choices=("xian_half", "dealer_double", "flat"),
+        en="settlement weights",
     ),
     Option(
         "settlement",
@@ -104,11 +106,28 @@ OPTIONS = (
         "and natural concealed triplets, x2 per 中/发/seat-wind set); winner_only: "
         "only the winner collects",
         choices=("mutual", "winner_only"),
+        en="who collects",
     ),
-    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers"),
-    Option("sheng_phase", "bool", True, "生牌阶段", "the raw-tile phase at R <= 30"),
-    Option("point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none", minimum=0),
-    Option("lianzhuang", "bool", True, "连庄", "the dealer stays after his own win"),
+    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers", en="pays for all three"),
+    Option(
+        "sheng_phase",
+        "bool",
+        True,
+        "生牌阶段",
+        "the raw-tile phase at R <= 30",
+        en="raw-tile phase",
+    ),
+    Option(
+        "point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none", minimum=0, en="points cap"
+    ),
+    Option(
+        "lianzhuang",
+        "bool",
+        True,
+        "连庄",
+        "the dealer stays after his own win",
+        en="dealer stays on a win",
+    ),
     escape_option(0),
     FIRST_DEALER,
 )

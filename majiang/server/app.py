@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import orjson
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
@@ -55,10 +55,15 @@ from majiang.server.models import (
 )
 from majiang.server.room import CLOSED, EVERYONE, SPECTATORS, Outcome, Room, RoomError, now_ms
 from majiang.server.web import mount_web
-from majiang.store import RoomNumberTaken, RoomRow, SeatRow, Store, StoreError
+from majiang.store import Lease, LeaseLost, RoomNumberTaken, RoomRow, SeatRow, Store, StoreError
 from majiang.values import JSON
 
+if TYPE_CHECKING:
+    from majiang.server.cluster import Cluster
+
 LogEntry = tuple[int, str, Mapping[str, JSON]]
+Leases = Mapping[int, Lease] | None
+"""Room id -> the lease its log appends are fenced by (a cluster), or None (one process)."""
 """A room log entry as the store appends it: (seq, kind, data)."""
 Future = asyncio.Future[StoreError | None]
 """An append's answer: None once committed, else why the store refused it."""
@@ -178,6 +183,19 @@ class Conn:
 
 
 @dataclass(eq=False)
+class Peers:
+    """The connections of a room its owner serves in a cluster (``majiang serve --bus``),
+    on this node or another: (node, connection id) per seat, and the spectators'."""
+
+    seats: dict[int, tuple[str, int]] = field(default_factory=dict)
+    spectators: set[tuple[str, int]] = field(default_factory=set)
+
+    def all(self) -> list[tuple[str, int]]:
+        """Every connection, seats first."""
+        return [*self.seats.values(), *self.spectators]
+
+
+@dataclass(eq=False)
 class Handle:
     """A room in memory with its lock, connections and timer."""
 
@@ -192,8 +210,14 @@ class Handle:
     seq: int = 0
     """The last seq delivered: an error sent outside the lock carries it (the room's own may
     be ahead while a change is being stored)."""
+    lease: Lease | None = None
+    """In a cluster: the lease this node owns the room under (every write is fenced by it)."""
+    peers: Peers | None = None
+    """In a cluster: the room's connections on every node (``seats`` are this node's)."""
 
     def connections(self) -> int:
+        if self.peers is not None:
+            return len(self.peers.seats) + len(self.peers.spectators)
         return len(self.seats) + len(self.spectators)
 
 
@@ -225,7 +249,9 @@ class Hub:
         )
         self.janitor: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
-        self._appends: list[tuple[int, Sequence[LogEntry], Future]] = []
+        self.cluster: Cluster | None = None
+        """Set by ``majiang serve --bus``: this node's part of several (docs/scaling.md)."""
+        self._appends: list[tuple[int, Sequence[LogEntry], Lease | None, Future]] = []
         self._flushing = False
         self.inline = store.url.startswith("sqlite")
         """Append on the event loop (SQLite) rather than on a writer thread (PostgreSQL)."""
@@ -235,7 +261,9 @@ class Hub:
         (or write a room nobody else knows yet), so each room's writes stay in order."""
         return await asyncio.get_running_loop().run_in_executor(self.writer, partial(fn, *args))
 
-    async def append(self, room_id: int, log: Sequence[LogEntry]) -> None:
+    async def append(
+        self, room_id: int, log: Sequence[LogEntry], lease: Lease | None = None
+    ) -> None:
         """Store a room's new log entries, committed on return (StoreError if refused).
 
         A group commit: the entries of every room that arrive together go in one
@@ -244,7 +272,7 @@ class Hub:
         without fsync is cheaper than handing it to a thread); PostgreSQL, whose commit
         waits for its WAL flush, on a writer thread, gathering what arrives meanwhile."""
         future: Future = asyncio.get_running_loop().create_future()
-        self._appends.append((room_id, log, future))
+        self._appends.append((room_id, log, lease, future))
         if not self._flushing:
             self._flushing = True
             if self.inline:
@@ -257,9 +285,14 @@ class Hub:
         if err is not None:
             raise err
 
-    def _take(self) -> tuple[list[Future], list[tuple[int, Sequence[LogEntry]]]]:
+    def _take(self) -> tuple[list[Future], list[tuple[int, Sequence[LogEntry]]], Leases]:
         batch, self._appends = self._appends, []
-        return [f for _, _, f in batch], [(room, log) for room, log, _ in batch]
+        leases = {room: lease for room, _, lease, _ in batch if lease is not None}
+        return (
+            [f for _, _, _, f in batch],
+            [(room, log) for room, log, _, _ in batch],
+            leases if self.cluster is not None else None,
+        )
 
     @staticmethod
     def _settle(futures: list[Future], errors: Sequence[StoreError | None]) -> None:
@@ -268,26 +301,28 @@ class Hub:
                 future.set_result(err)
 
     def _append_many(
-        self, batches: list[tuple[int, Sequence[LogEntry]]]
+        self, batches: list[tuple[int, Sequence[LogEntry]]], leases: Leases
     ) -> list[StoreError | None]:
         """The store's group append; if the store itself fails, every batch is told why."""
         try:
-            return self.store.append_many(batches)
+            if leases is None:
+                return self.store.append_many(batches)
+            return self.store.append_many(batches, leases)
         except Exception as exc:
             return [StoreError(f"appending events: {exc}")] * len(batches)
 
     def _flush_here(self) -> None:
         try:
-            futures, batches = self._take()
-            self._settle(futures, self._append_many(batches))
+            futures, batches, leases = self._take()
+            self._settle(futures, self._append_many(batches, leases))
         finally:
             self._flushing = False
 
     async def _flush(self) -> None:
         try:
             while self._appends:
-                futures, batches = self._take()
-                self._settle(futures, await self.write(self._append_many, batches))
+                futures, batches, leases = self._take()
+                self._settle(futures, await self.write(self._append_many, batches, leases))
         finally:
             self._flushing = False
 
@@ -300,14 +335,22 @@ class Hub:
         """Store the outcome's log (and status, record), then deliver its messages. If the
         store fails, the room is rebuilt from what is stored and everyone gets a snapshot."""
         room = handle.room
+        lease = handle.lease
         try:
             if out.log:
-                await self.append(room.id, out.log)
+                await self.append(room.id, out.log, lease)
             if out.finished is not None:
                 f = out.finished
-                await self.write(self.store.save_record, room.id, f.record, f.names, f.totals)
+                store = self.store
+                await self.write(store.save_record, room.id, f.record, f.names, f.totals, lease)
             if out.status is not None:
-                await self.write(self.store.set_status, room.id, out.status)
+                await self.write(self.store.set_status, room.id, out.status, lease)
+        except LeaseLost as err:
+            log.warning("room %s: %s", room.number, err)
+            if self.cluster is not None:
+                self.cluster.drop(room.number)
+            why = f"room {room.number} moved to another server: {err}"
+            raise ApiError(503, "moved", why) from None
         except StoreError as err:
             log.error("room %s: %s; rebuilding it from the store", room.number, err)
             await self.reload(handle)
@@ -319,6 +362,9 @@ class Hub:
 
     def deliver(self, handle: Handle, out: Outcome) -> None:
         handle.seq = handle.room.seq
+        if self.cluster is not None:
+            self.cluster.deliver(handle, out)
+            return
         for d in out.deliveries:
             if d.to == SPECTATORS:
                 targets: list[Conn] = list(handle.spectators)
@@ -341,10 +387,14 @@ class Hub:
         seats = await self.read(self.store.seats, room.id)
         events = await self.read(self.store.events, room.id)
         fresh = Room.restore(row, seats, events)
-        for s in handle.seats:
-            fresh.set_connected(s, True)
         handle.room = fresh
         handle.seq = fresh.seq
+        if self.cluster is not None:
+            self.cluster.resnap(handle)
+            self.schedule(handle)
+            return
+        for s in handle.seats:
+            fresh.set_connected(s, True)
         for s, conn in handle.seats.items():
             conn.put(_dumps(fresh.snapshot(s)))
         for conn in handle.spectators:
@@ -386,7 +436,12 @@ class Hub:
 
     # -- start, stop, housekeeping -------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every room in play from its log and let it go on (restart recovery)."""
+        """Rebuild every room in play from its log and let it go on (restart recovery); in
+        a cluster the rooms are taken by whichever node finds them without an owner."""
+        if self.cluster is not None:
+            await self.cluster.start()
+            self.janitor = asyncio.create_task(self._janitor())
+            return
         rows = await self.read(self.store.rooms_in_play)
         for row in rows:
             try:
@@ -407,6 +462,8 @@ class Hub:
     async def stop(self) -> None:
         if self.janitor is not None:
             self.janitor.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
         for handle in self.rooms.values():
             if handle.timer is not None:
                 handle.timer.cancel()
@@ -437,6 +494,8 @@ class Hub:
                 since = handle.closed_at if handle.connections() == 0 else None
                 if since is not None and now - since >= self.limits.keep_closed_seconds:
                     del self.rooms[number]
+                    if self.cluster is not None and handle.lease is not None:
+                        self.cluster.forget(number)
                 continue
             idle = (now_wall - room.last_activity) / 1000 >= self.limits.idle_seconds
             if idle and handle.connections() == 0:
@@ -456,6 +515,8 @@ class Hub:
         events = await self.read(self.store.events, row.id)
         room = Room.restore(row, seats, events)
         handle = Handle(room, closed_at=time.monotonic(), seq=room.seq)
+        if self.cluster is not None and room.status not in CLOSED:
+            return handle  # a copy to read from: the room's owner is another node
         return self.rooms.setdefault(number, handle)
 
 
@@ -486,13 +547,37 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class BusConfig:
+    """``majiang serve --bus``: run as one node of several (docs/scaling.md)."""
+
+    url: str
+    """The Redis URL (``redis://host:6379/0``)."""
+    prefix: str = "majiang"
+    """The prefix of every channel, so several clusters may share one Redis."""
+    lease_seconds: float = 10.0
+    """A node's heartbeat lifetime: its rooms are taken by others this long after it dies."""
+    address: str = ""
+    """Where this node listens (shown in the ``nodes`` table)."""
+
+
 def create_app(
-    store: Store | None = None, *, url: str | None = None, limits: Limits | None = None
+    store: Store | None = None,
+    *,
+    url: str | None = None,
+    limits: Limits | None = None,
+    bus: BusConfig | None = None,
 ) -> FastAPI:
-    """The server's app over ``store`` (or a Store opened on ``url``, closed at shutdown)."""
+    """The server's app over ``store`` (or a Store opened on ``url``, closed at shutdown);
+    with ``bus``, one node of a cluster on a PostgreSQL store."""
     own = store is None
     the_store = store if store is not None else Store(url)
     hub = Hub(the_store, limits or Limits())
+    if bus is not None:
+        from majiang.server.cluster import Cluster
+
+        hub.cluster = Cluster(hub, bus.url, bus.prefix, bus.lease_seconds, bus.address)
+    cluster = hub.cluster
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -594,6 +679,7 @@ def create_app(
                         seed=secrets.randbits(62),
                         creator_addr=addr,
                         seats=seats,
+                        owner=cluster.node if cluster is not None else None,
                     )
                 )
             except RoomNumberTaken:
@@ -601,20 +687,65 @@ def create_app(
             break
         else:
             raise ApiError(503, "no_number", "no free room number found; try again")
-        hub.rooms[number] = Handle(Room(row, seats))
+        handle = Handle(Room(row, seats))
+        if cluster is not None:
+            await cluster.adopt(handle, 1)
+        else:
+            hub.rooms[number] = handle
         return RoomCreated(room=number, seat=0, token=token)
+
+    async def do_join(handle: Handle, args: Mapping[str, Any]) -> dict[str, JSON]:
+        async with handle.lock:
+            seat = handle.room.free_seat()
+            token = secrets.token_urlsafe(32)
+            row = SeatRow(seat, str(args["name"]), None, token_hash(token))
+            await hub.write(the_store.set_seat, handle.room.id, row, handle.lease)
+            await hub.commit(handle, handle.room.set_seat(row))
+        return {"seat": seat, "token": token}
+
+    async def do_seat_bot(handle: Handle, args: Mapping[str, Any]) -> dict[str, JSON]:
+        seat, bot = int(args["seat"]), str(args["bot"])
+        async with handle.lock:
+            _owner(handle, args.get("authorization"))
+            handle.room.check_bot_seat(seat, bot)
+            row = SeatRow(seat, bot, bot, None)
+            await hub.write(the_store.set_seat, handle.room.id, row, handle.lease)
+            await hub.commit(handle, handle.room.set_seat(row))
+            return handle.room.public_state()
+
+    async def do_free_bot(handle: Handle, args: Mapping[str, Any]) -> dict[str, JSON]:
+        seat = int(args["seat"])
+        async with handle.lock:
+            _owner(handle, args.get("authorization"))
+            handle.room.check_clear_seat(seat)
+            await hub.write(the_store.clear_seat, handle.room.id, seat, handle.lease)
+            await hub.commit(handle, handle.room.clear_seat(seat))
+            return handle.room.public_state()
+
+    async def do_state(handle: Handle, args: Mapping[str, Any]) -> dict[str, JSON]:
+        async with handle.lock:  # what is stored, not a change being stored
+            return handle.room.public_state()
+
+    calls = {"join": do_join, "seat_bot": do_seat_bot, "free_bot": do_free_bot, "state": do_state}
+    if cluster is not None:
+        cluster.http_ops.update(calls)
+
+    async def on_room(room: str, call: str, args: Mapping[str, Any]) -> dict[str, JSON]:
+        """A call on a room: here (one process, or a closed room), or by its owner."""
+        if cluster is not None:
+            from majiang.server.cluster import RoomClosed
+
+            try:
+                return await cluster.http(room, call, args)
+            except RoomClosed:
+                pass
+        return await calls[call](await hub.handle_of(room), args)
 
     @app.post("/api/rooms/{room}/join", response_model=Joined)
     async def join(room: str, body: JoinRoom) -> Joined:
         """Take the lowest free seat."""
-        handle = await hub.handle_of(room)
-        async with handle.lock:
-            seat = handle.room.free_seat()
-            token = secrets.token_urlsafe(32)
-            row = SeatRow(seat, body.name, None, token_hash(token))
-            await hub.write(the_store.set_seat, handle.room.id, row)
-            await hub.commit(handle, handle.room.set_seat(row))
-        return Joined(seat=seat, token=token)
+        joined = await on_room(room, "join", {"name": body.name})
+        return Joined(seat=int(str(joined["seat"])), token=str(joined["token"]))
 
     @app.put("/api/rooms/{room}/seats/{seat}", response_model=RoomState)
     async def seat_bot(
@@ -624,14 +755,8 @@ def create_app(
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, JSON]:
         """Seat a bot in a free seat before the match starts (the creator only)."""
-        handle = await hub.handle_of(room)
-        async with handle.lock:
-            _owner(handle, authorization)
-            handle.room.check_bot_seat(seat, body.bot)
-            row = SeatRow(seat, body.bot, body.bot, None)
-            await hub.write(the_store.set_seat, handle.room.id, row)
-            await hub.commit(handle, handle.room.set_seat(row))
-            return handle.room.public_state()
+        args = {"seat": seat, "bot": body.bot, "authorization": authorization}
+        return await on_room(room, "seat_bot", args)
 
     @app.delete("/api/rooms/{room}/seats/{seat}", response_model=RoomState)
     async def free_bot(
@@ -640,20 +765,12 @@ def create_app(
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, JSON]:
         """Free a bot's seat before the match starts (the creator only)."""
-        handle = await hub.handle_of(room)
-        async with handle.lock:
-            _owner(handle, authorization)
-            handle.room.check_clear_seat(seat)
-            await hub.write(the_store.clear_seat, handle.room.id, seat)
-            await hub.commit(handle, handle.room.clear_seat(seat))
-            return handle.room.public_state()
+        return await on_room(room, "free_bot", {"seat": seat, "authorization": authorization})
 
     @app.get("/api/rooms/{room}", response_model=RoomState)
     async def room_state(room: str) -> dict[str, JSON]:
         """The public room state."""
-        handle = await hub.handle_of(room)
-        async with handle.lock:  # what is stored, not a change being stored
-            return handle.room.public_state()
+        return await on_room(room, "state", {})
 
     @app.get("/api/rooms/{room}/record", response_model=None)
     async def room_record(room: str) -> dict[str, JSON]:
@@ -685,6 +802,8 @@ def create_app(
     async def ws(websocket: WebSocket, room: str, token: str | None = None) -> None:
         """A seat's (with its token) or a spectator's (without) connection."""
         await websocket.accept()
+        if cluster is not None and await cluster.websocket(websocket, room, token):
+            return
         try:
             handle = await hub.handle_of(room)
         except ApiError as err:

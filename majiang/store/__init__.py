@@ -6,6 +6,8 @@ kept by the Alembic migrations shipped here (docs/store.md). The core never impo
 
 from majiang.store.store import (
     EventRow,
+    Lease,
+    LeaseLost,
     MatchSummary,
     RoomNumberTaken,
     RoomRow,
@@ -17,6 +19,8 @@ from majiang.store.store import (
 
 __all__ = [
     "EventRow",
+    "Lease",
+    "LeaseLost",
     "MatchSummary",
     "RoomNumberTaken",
     "RoomRow",

@@ -20,7 +20,17 @@ from sqlalchemy import (
     TypeDecorator,
 )
 
-__all__ = ["OPEN_STATUSES", "STATUSES", "events", "metadata", "records", "rooms", "seats"]
+__all__ = [
+    "OPEN_STATUSES",
+    "STATUSES",
+    "events",
+    "leases",
+    "metadata",
+    "nodes",
+    "records",
+    "rooms",
+    "seats",
+]
 
 OPEN_STATUSES = ("waiting", "playing")
 """A room in one of these is unfinished: its number is taken (PROTOCOL.md 1)."""
@@ -113,3 +123,32 @@ records = Table(
     Column("finished_at", UTCDateTime, nullable=False),
 )
 Index("ix_records_finished_at", records.c.finished_at, records.c.room_id)
+
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("node", String(64), primary_key=True),
+    Column("address", String(255), nullable=False),
+    Column("started_at", UTCDateTime, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+)
+"""The ``majiang serve --bus`` processes: a node's heartbeat (``expires_at``) is the expiry of
+every room lease it holds (docs/scaling.md)."""
+
+leases = Table(
+    "room_leases",
+    metadata,
+    Column(
+        "room_id",
+        Integer,
+        ForeignKey("rooms.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    ),
+    Column("node", String(64), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("taken_at", UTCDateTime, nullable=False),
+)
+"""Which node owns a room, and the how-many-th owner it is (``epoch``): every write of the
+owner checks both in its own transaction, so a room's old owner can never write again."""
+Index("ix_room_leases_node", leases.c.node)

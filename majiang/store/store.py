@@ -30,6 +30,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import URL, make_url
@@ -41,12 +42,15 @@ from majiang.values import JSON, OptionValue
 
 from .schema import OPEN_STATUSES, STATUSES
 from .schema import events as event_table
+from .schema import leases as lease_table
 from .schema import records as record_table
 from .schema import rooms as room_table
 from .schema import seats as seat_table
 
 __all__ = [
     "EventRow",
+    "Lease",
+    "LeaseLost",
     "MatchSummary",
     "RoomNumberTaken",
     "RoomRow",
@@ -70,6 +74,19 @@ class StoreError(MajiangError):
 
 class RoomNumberTaken(StoreError):
     """An unfinished room already has this number (PROTOCOL.md 1: unique among them)."""
+
+
+class LeaseLost(StoreError):
+    """A write fenced by a ``Lease`` the node no longer holds: another node took the room."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """A room's ownership as its owner knows it: the node and the epoch it took it at. A
+    write made with a lease commits only while the room's lease row still says both."""
+
+    node: str
+    epoch: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +328,21 @@ class Store:
             raise StoreError(f"reading {self.url}: {_one_line(exc)}") from None
 
     @staticmethod
+    def _fence(connection: Connection, room_id: int, lease: Lease | None) -> None:
+        """LeaseLost unless ``lease`` still owns the room; the lease row stays share-locked
+        until the transaction ends, so a takeover waits for this write and sees it."""
+        if lease is None:
+            return
+        query = (
+            select(lease_table.c.node, lease_table.c.epoch)
+            .where(lease_table.c.room_id == room_id)
+            .with_for_update(read=True)
+        )
+        row = connection.execute(query).first()
+        if row is None or (row.node, row.epoch) != (lease.node, lease.epoch):
+            raise LeaseLost(_lost(room_id, row))
+
+    @staticmethod
     def _require_room(connection: Connection, room_id: int) -> None:
         if (
             connection.execute(select(room_table.c.id).where(room_table.c.id == room_id)).first()
@@ -329,9 +361,11 @@ class Store:
         seed: int,
         creator_addr: str,
         seats: Sequence[SeatRow],
+        owner: str | None = None,
     ) -> RoomRow:
         """Insert a waiting room and its seats; RoomNumberTaken if an unfinished room has
-        ``number`` (also when another process wins the race for it)."""
+        ``number`` (also when another process wins the race for it). With ``owner`` (a
+        node), the room's lease is that node's at epoch 1, in the same transaction."""
         for seat in seats:
             _check_seat(seat)
         created_at = _now()
@@ -362,6 +396,12 @@ class Store:
                     seat_table.insert(),
                     [{"room_id": room_id, **_seat_values(seat)} for seat in seats],
                 )
+            if owner is not None:
+                connection.execute(
+                    lease_table.insert().values(
+                        room_id=room_id, node=owner, epoch=1, taken_at=created_at
+                    )
+                )
         return RoomRow(
             id=room_id,
             number=number,
@@ -376,10 +416,12 @@ class Store:
             finished_at=None,
         )
 
-    def set_seat(self, room_id: int, seat: SeatRow) -> None:
-        """Seat a human or a bot, replacing whoever sat there."""
+    def set_seat(self, room_id: int, seat: SeatRow, lease: Lease | None = None) -> None:
+        """Seat a human or a bot, replacing whoever sat there (LeaseLost if ``lease`` is
+        given and no longer owns the room; so for every write below)."""
         _check_seat(seat)
         with self._write(f"room {room_id} seat {seat.seat}") as connection:
+            self._fence(connection, room_id, lease)
             self._require_room(connection, room_id)
             connection.execute(
                 delete(seat_table).where(
@@ -388,14 +430,20 @@ class Store:
             )
             connection.execute(seat_table.insert().values(room_id=room_id, **_seat_values(seat)))
 
-    def clear_seat(self, room_id: int, seat: int) -> None:
+    def clear_seat(self, room_id: int, seat: int, lease: Lease | None = None) -> None:
         """Free a seat (nothing happens if it was free)."""
         with self._write(f"room {room_id} seat {seat}") as connection:
+            self._fence(connection, room_id, lease)
             connection.execute(
                 delete(seat_table).where(seat_table.c.room_id == room_id, seat_table.c.seat == seat)
             )
 
-    def append(self, room_id: int, events: Sequence[tuple[int, str, Mapping[str, JSON]]]) -> None:
+    def append(
+        self,
+        room_id: int,
+        events: Sequence[tuple[int, str, Mapping[str, JSON]]],
+        lease: Lease | None = None,
+    ) -> None:
         """Store ``(seq, kind, data)`` events in one transaction, committed on return; a seq
         already stored (or twice in the batch) raises StoreError and stores none of them."""
         if not events:
@@ -410,6 +458,7 @@ class Store:
         ]
         what = f"room {room_id}: appending events (seq {min(seqs)}..{max(seqs)})"
         with self._write(what) as connection:
+            self._fence(connection, room_id, lease)
             try:
                 connection.execute(event_table.insert(), rows)
             except IntegrityError as exc:  # the foreign key, not a lookup, spares a round trip
@@ -418,31 +467,46 @@ class Store:
                 raise
 
     def append_many(
-        self, batches: Sequence[tuple[int, Sequence[tuple[int, str, Mapping[str, JSON]]]]]
+        self,
+        batches: Sequence[tuple[int, Sequence[tuple[int, str, Mapping[str, JSON]]]]],
+        leases: Mapping[int, Lease] | None = None,
     ) -> list[StoreError | None]:
         """Several rooms' ``append`` in one transaction (a group commit: one commit for every
         action that arrived while the last one was being written). If it fails, each room's
         events are tried alone, so one room's bad batch does not refuse the others'; returns
-        each batch's error, None where it was stored."""
+        each batch's error, None where it was stored. With ``leases`` (room id -> Lease,
+        PostgreSQL), a room whose lease another node took gets LeaseLost and nothing of it
+        is stored, checked in the same transaction (the lease rows share-locked)."""
         rows = [
             (room_id, seq, kind, data) for room_id, events in batches for seq, kind, data in events
         ]
-        if rows and len({(r[0], r[1]) for r in rows}) == len(rows) and self._append_raw(rows):
-            return [None] * len(batches)
+        lost: set[int] | None = None
+        if rows and len({(r[0], r[1]) for r in rows}) == len(rows):
+            lost = self._append_raw(rows, leases)
+        if lost is not None:
+            return [
+                LeaseLost(_lost(room_id, None)) if room_id in lost else None
+                for room_id, _ in batches
+            ]
         out: list[StoreError | None] = []
         for room_id, events in batches:
             try:
-                self.append(room_id, events)
+                self.append(room_id, events, leases.get(room_id) if leases else None)
                 out.append(None)
             except StoreError as err:
                 out.append(err)
         return out
 
-    def _append_raw(self, rows: Sequence[tuple[int, int, str, Mapping[str, JSON]]]) -> bool:
+    def _append_raw(
+        self,
+        rows: Sequence[tuple[int, int, str, Mapping[str, JSON]]],
+        leases: Mapping[int, Lease] | None,
+    ) -> set[int] | None:
         """Insert the rows in one transaction on a connection kept for it, through the
         driver with the statement and value conversions SQLAlchemy compiled (its per-call
-        machinery costs more than the insert); False, with nothing stored, if the database
-        refused them (``append_many`` then finds whose batch it was)."""
+        machinery costs more than the insert); the rooms refused for their lease (their
+        rows left out), or None, with nothing stored, if the database refused the rows
+        (``append_many`` then finds whose batch it was)."""
         if self._appender is None:
             dialect = self._engine.dialect
             compiled = event_table.insert().compile(dialect=dialect)
@@ -461,16 +525,21 @@ class Store:
                 if sqlite:  # its commits never checkpoint: checkpoint() does, off the loop
                     connection.cursor().execute("PRAGMA wal_autocheckpoint = 0")
             stamp = ap.at(_now()) if ap.at else _now()
-            values = [
-                {"room_id": r, "seq": q, "kind": k, "at": stamp,
-                 "data": ap.data(dict(d)) if ap.data else dict(d)}
-                for r, q, k, d in rows
-            ]  # fmt: skip
             cursor = connection.cursor()
+            lost: set[int] = set()
             try:
                 if sqlite:
                     cursor.execute("BEGIN IMMEDIATE")
-                if ap.named:
+                if leases is not None:
+                    lost = self._fenced_out(cursor, {r[0] for r in rows}, leases)
+                values = [
+                    {"room_id": r, "seq": q, "kind": k, "at": stamp,
+                     "data": ap.data(dict(d)) if ap.data else dict(d)}
+                    for r, q, k, d in rows if r not in lost
+                ]  # fmt: skip
+                if not values:
+                    pass
+                elif ap.named:
                     cursor.executemany(ap.sql, values)
                 else:
                     cursor.executemany(ap.sql, [tuple(v[n] for n in ap.names) for v in values])
@@ -483,8 +552,27 @@ class Store:
         except Exception:  # a refusal (a seq stored twice, a missing room, not JSON) or a
             # dropped connection: roll back, drop the connection, let the caller find out why
             self._drop_raw()
-            return False
-        return True
+            return None
+        return lost
+
+    def _fenced_out(
+        self, cursor: object, rooms: set[int], leases: Mapping[int, Lease]
+    ) -> set[int]:
+        """The rooms among ``rooms`` whose lease row no longer says their ``leases`` entry,
+        the others' rows share-locked in room order (a takeover waits for the commit; the
+        order keeps two such transactions from deadlocking)."""
+        if self._sqlite:
+            raise StoreError("room leases need PostgreSQL (majiang serve --bus)")
+        execute = getattr(cursor, "execute")  # noqa: B009 - a DB-API cursor, untyped
+        execute(
+            "SELECT room_id, node, epoch FROM room_leases WHERE room_id = ANY(%s) "
+            "ORDER BY room_id FOR SHARE",
+            (sorted(rooms),),
+        )
+        held = {int(r): (str(n), int(e)) for r, n, e in getattr(cursor, "fetchall")()}  # noqa: B009
+        return {
+            r for r in rooms if r not in leases or held.get(r) != (leases[r].node, leases[r].epoch)
+        }
 
     def checkpoint(self) -> int:
         """Copy SQLite's write-ahead log into the database (PASSIVE: writers go on); the
@@ -508,12 +596,13 @@ class Store:
         with suppress(Exception):
             connection.invalidate()
 
-    def set_status(self, room_id: int, status: str) -> None:
+    def set_status(self, room_id: int, status: str, lease: Lease | None = None) -> None:
         """Move a room to ``status``; finished and dissolved stamp ``finished_at``."""
         if status not in STATUSES:
             raise StoreError(f"room status {status!r} is not one of {', '.join(STATUSES)}")
         finished_at = _now() if status in _CLOSED else None
         with self._write(f"room {room_id} status {status}") as connection:
+            self._fence(connection, room_id, lease)
             try:
                 done = connection.execute(
                     update(room_table)
@@ -533,9 +622,11 @@ class Store:
         record: Mapping[str, JSON],
         names: Sequence[str],
         totals: Sequence[int],
+        lease: Lease | None = None,
     ) -> None:
         """Keep the room's majiang-record/1 document (FORMAT.md 2), replacing an earlier one."""
         with self._write(f"room {room_id}: saving its record") as connection:
+            self._fence(connection, room_id, lease)
             self._require_room(connection, room_id)
             connection.execute(delete(record_table).where(record_table.c.room_id == room_id))
             connection.execute(
@@ -547,6 +638,108 @@ class Store:
                     finished_at=_now(),
                 )
             )
+
+    # -- nodes and room leases (majiang serve --bus; docs/scaling.md) --------------------------
+    def _postgres_only(self, what: str) -> None:
+        if self._sqlite:
+            raise StoreError(f"{what} needs PostgreSQL: several servers share one database")
+
+    def register_node(self, node: str, address: str, seconds: float) -> None:
+        """Enter a server process (``node``, a unique name) with a heartbeat good for
+        ``seconds``; the leases it takes expire when its heartbeat does."""
+        self._postgres_only("a server node")
+        with self._write(f"registering node {node}") as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO nodes (node, address, started_at, expires_at) VALUES "
+                    "(:node, :address, now(), now() + make_interval(secs => :s))"
+                ),
+                {"node": node, "address": address, "s": seconds},
+            )
+
+    def heartbeat(self, node: str, seconds: float) -> bool:
+        """Renew ``node``'s heartbeat (so all its leases) for ``seconds`` from the database's
+        clock; False if the node is unknown."""
+        with self._write(f"node {node}: heartbeat") as connection:
+            done = connection.execute(
+                text(
+                    "UPDATE nodes SET expires_at = now() + make_interval(secs => :s) "
+                    "WHERE node = :node"
+                ),
+                {"node": node, "s": seconds},
+            )
+        return bool(done.rowcount)
+
+    def retire_node(self, node: str) -> None:
+        """Let ``node``'s leases expire now (a clean stop): other nodes may take its rooms."""
+        with self._write(f"node {node}: retiring") as connection:
+            connection.execute(
+                text(
+                    "UPDATE nodes SET expires_at = now() - interval '1 second' WHERE node = :node"
+                ),
+                {"node": node},
+            )
+
+    def acquire(self, room_id: int, node: str) -> int | None:
+        """Take an unfinished room's lease for ``node`` (whose own heartbeat must be live) if
+        it has none or its node's heartbeat expired: the new epoch, or None if a live node
+        holds it (or the room is closed). Taking one's own lease again bumps the epoch (an
+        older handle of the room in the same node can then no longer write). Two nodes
+        racing for one lease: the row lock lets exactly one win."""
+        self._postgres_only("a room lease")
+        with self._write(f"room {room_id}: taking its lease") as connection:
+            row = connection.execute(
+                text(
+                    "INSERT INTO room_leases (room_id, node, epoch, taken_at) "
+                    "SELECT r.id, CAST(:node AS varchar), 1, now() FROM rooms r "
+                    "WHERE r.id = :room AND r.status IN ('waiting', 'playing') "
+                    "AND EXISTS (SELECT 1 FROM nodes m WHERE m.node = CAST(:node AS varchar) "
+                    "AND m.expires_at > now()) "
+                    "ON CONFLICT (room_id) DO UPDATE SET node = EXCLUDED.node, "
+                    "epoch = room_leases.epoch + 1, taken_at = EXCLUDED.taken_at "
+                    "WHERE room_leases.node = EXCLUDED.node OR NOT EXISTS ("
+                    "SELECT 1 FROM nodes n WHERE n.node = room_leases.node "
+                    "AND n.expires_at > now()) "
+                    "RETURNING epoch"
+                ),
+                {"room": room_id, "node": node},
+            ).first()
+        return None if row is None else int(row[0])
+
+    def held(self, node: str) -> dict[int, int]:
+        """The rooms whose lease ``node`` holds: room id -> epoch."""
+        query = select(lease_table.c.room_id, lease_table.c.epoch).where(
+            lease_table.c.node == node
+        )
+        with self._read() as connection:
+            return {int(r.room_id): int(r.epoch) for r in connection.execute(query)}
+
+    def lease_of(self, room_id: int) -> tuple[str, int, bool] | None:
+        """A room's lease: (node, epoch, whether that node's heartbeat is live), or None."""
+        with self._read() as connection:
+            row = connection.execute(
+                text(
+                    "SELECT l.node, l.epoch, coalesce(n.expires_at > now(), FALSE) "
+                    "FROM room_leases l LEFT JOIN nodes n ON n.node = l.node "
+                    "WHERE l.room_id = :room"
+                ),
+                {"room": room_id},
+            ).first()
+        return None if row is None else (str(row[0]), int(row[1]), bool(row[2]))
+
+    def orphans(self, limit: int) -> list[RoomRow]:
+        """Up to ``limit`` unfinished rooms that no live node holds (their node's heartbeat
+        expired, or they never had a lease), in random order so that nodes taking them at
+        once spread them among themselves."""
+        self._postgres_only("finding rooms without an owner")
+        query = text(
+            "SELECT r.* FROM rooms r LEFT JOIN room_leases l ON l.room_id = r.id "
+            "LEFT JOIN nodes n ON n.node = l.node AND n.expires_at > now() "
+            "WHERE r.status IN ('waiting', 'playing') AND n.node IS NULL "
+            "ORDER BY random() LIMIT :limit"
+        ).columns(*room_table.c)
+        with self._read() as connection:
+            return [_room_row(row) for row in connection.execute(query, {"limit": limit})]
 
     def room(self, number: str) -> RoomRow | None:
         """The unfinished room with ``number``, else the newest finished one, else None."""
@@ -654,6 +847,11 @@ class _Appender:
     at: Callable[[object], object] | None
     named: bool
     """Does the driver take the values by name (PostgreSQL's psycopg) or by position?"""
+
+
+def _lost(room_id: int, row: object) -> str:
+    who = f" (now node {getattr(row, 'node')}, epoch {getattr(row, 'epoch')})" if row else ""  # noqa: B009
+    return f"room {room_id}: this server no longer holds its lease{who}; another server owns it"
 
 
 def _seat_values(seat: SeatRow) -> dict[str, object]:

@@ -47,9 +47,17 @@ const STRINGS = {
   owner: ["房主", "owner"],
   you: ["你", "You"],
   you_after: ["（你）", " (you)"],
-  dissolve: ["申请解散", "Vote to dissolve"],
-  dissolve_cancel: ["撤回解散", "Withdraw dissolve vote"],
-  dissolve_votes: ["解散投票：{names}", "Dissolve votes: {names}"],
+  dissolve: ["申请解散", "Ask to dissolve"],
+  dissolve_cancel: ["撤回同意", "Withdraw my yes"],
+  dissolve_agree: ["同意解散", "Agree to dissolve"],
+  dissolve_refuse: ["拒绝解散", "Refuse"],
+  dissolve_asked: ["{who} 申请解散房间，所有真人同意即解散", "{who} asks to dissolve the room; it closes when every human agrees"],
+  dissolve_yes: ["同意：{names}", "Agreed: {names}"],
+  dissolve_no: ["拒绝：{names}", "Refused: {names}"],
+  dissolve_open: ["未表态：{names}", "Not answered: {names}"],
+  dissolve_left: ["投票剩余", "Vote closes in"],
+  dissolve_mark_yes: ["同意解散", "agrees to dissolve"],
+  dissolve_mark_no: ["拒绝解散", "refuses to dissolve"],
   waiting_players: ["等待玩家加入，人齐且都准备后开始", "Waiting for players; the match starts when all four are seated and ready"],
   spectating: ["观战中（只看公开信息）", "Watching (public information only)"],
   join_as: ["以新玩家加入", "Join as a new player"],
@@ -122,8 +130,11 @@ const STRINGS = {
   ev_ready: ["{who} 已准备", "{who} is ready"],
   ev_auto_on: ["{who} 进入托管", "{who} is on auto-play"],
   ev_auto_off: ["{who} 取消托管", "{who} is back"],
-  ev_dissolve: ["{who} 申请解散", "{who} votes to dissolve"],
-  ev_dissolve_off: ["{who} 撤回解散", "{who} withdraws the dissolve vote"],
+  ev_dissolve: ["{who} 申请解散", "{who} asks to dissolve the room"],
+  ev_dissolve_yes: ["{who} 同意解散", "{who} agrees to dissolve"],
+  ev_dissolve_no: ["{who} 拒绝解散", "{who} refuses to dissolve"],
+  ev_dissolve_off: ["{who} 撤回同意", "{who} withdraws the yes"],
+  ev_dissolve_over: ["解散投票结束，继续对局", "The dissolve vote is over; play goes on"],
   // settlement
   settlement: ["第 {n} 局结算", "Hand {n} settlement"],
   final: ["总结算", "Final results"],
@@ -231,7 +242,7 @@ export function term(info, id) {
 
 /** An option's label: its Chinese name, or in English its id in words ("base score"). */
 export function optionLabel(option) {
-  return lang === "zh" ? option.zh : option.id.replace(/_/g, " ");
+  return lang === "zh" ? option.zh : option.en;
 }
 
 /** A variant's name (GET /api/variants gives `zh` and the English `name`). */

@@ -1,0 +1,426 @@
+"""`majiang serve --bus` (issue 21): two and three server processes on the real PostgreSQL
+(127.0.0.1:5432) and Redis (127.0.0.1:6379), a room's four clients spread over them.
+
+Every test has its own PostgreSQL schema and its own Redis channel prefix, so parallel runs
+cannot meet. Redis or PostgreSQL missing FAILS the tests (never a skip). What is checked:
+a full match played through two processes; through three, with the room's owner killed
+(SIGKILL) mid-hand and the match finished through the survivors, every record replaying to
+what the clients saw; an owner frozen (SIGSTOP) past its lease while another takes the room,
+then woken with a decision due, which must not get a single action in; and, in the store,
+many nodes racing for one expired lease and a stale owner racing the new one's appends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from pgkit import postgres_schema
+from serverkit import concealed_fields, keys
+from test_server import TIMEOUT, Server
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from majiang.records import replay
+from majiang.server.models import server_message
+from majiang.store import Lease, LeaseLost, Store
+
+REDIS_URL = os.environ.get("MAJIANG_TEST_REDIS", "redis://127.0.0.1:6379/0")
+"""The Redis the cluster tests use; ``MAJIANG_TEST_REDIS`` overrides it."""
+LEASE = 1.5
+"""The nodes' lease seconds in these tests: a dead owner's rooms move after this long."""
+WALL_KEYS = {"wall", "deal", "draws", "tail", "salt"}
+_prefixes = itertools.count()
+
+
+def redis_prefix() -> str:
+    """A channel prefix of this test alone; Redis unreachable fails the test."""
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=5).ping()
+    except redis.RedisError as exc:
+        pytest.fail(
+            f"Redis is required by the cluster tests and is not reachable at {REDIS_URL} "
+            f"({exc}); start it or point MAJIANG_TEST_REDIS at one",
+            pytrace=False,
+        )
+    return f"mj_test_{os.getpid()}_{uuid.uuid4().hex[:8]}_{next(_prefixes)}"
+
+
+@contextlib.contextmanager
+def cluster(n: int, turn_seconds_db: str | None = None) -> Iterator[list[Server]]:
+    """``n`` `majiang serve --bus` processes on one fresh schema and one fresh prefix."""
+    prefix = redis_prefix()
+    with postgres_schema() as url:
+        nodes: list[Server] = []
+        try:
+            for _ in range(n):
+                extra = ("--bus", REDIS_URL, "--bus-prefix", prefix)
+                extra += ("--lease-seconds", str(LEASE), "--rooms-per-address", "100")
+                nodes.append(Server(url, *extra).start())
+            yield nodes
+        finally:
+            for node in nodes:
+                if node.proc is not None and node.proc.poll() is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(node.proc.pid, signal.SIGCONT)
+                node.stop()
+
+
+def alive(nodes: list[Server]) -> list[Server]:
+    return [s for s in nodes if s.proc is not None and s.proc.poll() is None]
+
+
+class Player:
+    """One seat (or a spectator, token None): random legal actions, `ready` between hands;
+    every message checked against the models and for hidden tiles, and kept. A connection
+    its server drops is made again, to the next live server, with the same token."""
+
+    def __init__(
+        self, nodes: list[Server], room: str, token: str | None, at: int, seed: int
+    ) -> None:
+        self.nodes = nodes
+        self.room = room
+        self.token = token
+        self.at = at
+        self.rng = random.Random(seed)
+        self.messages: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.end: dict[str, Any] | None = None
+        self.hand_ends: list[dict[str, Any]] = []
+        self.reconnects = 0
+        self.acted = 0
+        self.ws: ClientConnection | None = None
+
+    def url(self) -> str:
+        node = self.nodes[self.at % len(self.nodes)]
+        return f"{node.ws}/ws/{self.room}" + (f"?token={self.token}" if self.token else "")
+
+    async def _connect(self) -> ClientConnection:
+        deadline = time.monotonic() + 60
+        while True:
+            live = alive(self.nodes)
+            while self.nodes[self.at % len(self.nodes)] not in live:
+                self.at += 1
+            try:
+                return await connect(self.url(), max_size=2**20, compression=None)
+            except (OSError, InvalidStatus):
+                if time.monotonic() > deadline:
+                    raise
+                self.at += 1
+                await asyncio.sleep(0.2)
+
+    def check(self, m: dict[str, Any]) -> None:
+        server_message.validate_python(m)
+        if m["type"] == "hand_end":
+            return
+        for path, seat, _ in concealed_fields(m):
+            assert self.seat is not None and seat == self.seat, (self.seat, path, m)
+        assert not WALL_KEYS & set(keys(m)), m
+
+    async def play(self) -> dict[str, Any]:
+        """Until match_end (its message), reconnecting when dropped."""
+        while self.end is None:
+            ws = self.ws = await self._connect()
+            try:
+                async for raw in ws:
+                    m = json.loads(raw)
+                    if m["type"] == "snapshot":
+                        self.seat = m["seat"]
+                    self.check(m)
+                    self.messages.append(m)
+                    await self._react(ws, m)
+                    if self.end is not None:
+                        break
+            except ConnectionClosed:
+                pass
+            if self.end is None:
+                self.reconnects += 1
+                self.at += 1
+            await ws.close()
+        return self.end
+
+    async def _react(self, ws: ClientConnection, m: dict[str, Any]) -> None:
+        kind = m["type"]
+        if kind == "match_end":
+            self.end = m
+            return
+        if kind == "hand_end":
+            self.hand_ends.append(m)
+        if self.token is None:
+            return
+        if kind == "snapshot":
+            room = m["room"]
+            me = room["seats"][self.seat]
+            if m["view"] is None and not me["ready"] and room["status"] in ("waiting", "playing"):
+                await ws.send(json.dumps({"type": "ready"}))
+        if kind == "hand_end":  # after the last hand, refused (the room closes): ignored
+            await ws.send(json.dumps({"type": "ready"}))
+        legal = m.get("legal") or []
+        if kind in ("event", "snapshot") and legal:
+            wins = [a for a in legal if a["type"] == "hu"]
+            action = wins[0] if wins else self.rng.choice(legal)
+            self.acted += 1
+            await ws.send(json.dumps({"type": "action", "action": action}))
+
+    def events(self) -> dict[int, tuple[Any, Any]]:
+        """seq -> (type, seat) of every room event this client saw."""
+        out: dict[int, tuple[Any, Any]] = {}
+        for m in self.messages:
+            if m["type"] == "event":
+                ev = m["event"]
+                out.setdefault(m["seq"], (ev.get("type"), ev.get("seat")))
+        return out
+
+
+async def open_room(
+    nodes: list[Server], hands: int, turn_seconds: int = 0
+) -> tuple[str, list[str]]:
+    """A room created on the first node and joined through the others, round robin."""
+    async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        body = {"variant": "guangdong", "hands": hands, "name": "东", "turn_seconds": turn_seconds}
+        r = await http.post(f"{nodes[0].http}/api/rooms", json=body)
+        assert r.status_code == 201, r.text
+        room, tokens = r.json()["room"], [r.json()["token"]]
+        for s in range(1, 4):
+            node = nodes[s % len(nodes)]
+            j = await http.post(f"{node.http}/api/rooms/{room}/join", json={"name": f"p{s}"})
+            assert j.status_code == 200, j.text
+            assert j.json()["seat"] == s
+            tokens.append(j.json()["token"])
+        for node in nodes:  # every node answers the room's state: its owner's
+            state = (await http.get(f"{node.http}/api/rooms/{room}")).json()
+            assert [seat["name"] for seat in state["seats"]] == ["东", "p1", "p2", "p3"]
+    return room, tokens
+
+
+async def check_finished(nodes: list[Server], room: str, players: list[Player]) -> None:
+    """Every client saw the same totals and results, one history (each seq one event), and
+    the record from every live node replays to them."""
+    ends = [p.end for p in players]
+    assert all(e is not None for e in ends)
+    totals = ends[0]["totals"]  # type: ignore[index]
+    assert all(e["totals"] == totals for e in ends)  # type: ignore[index]
+    history: dict[int, tuple[Any, Any]] = {}
+    for p in players:
+        for seq, ev in p.events().items():
+            assert history.setdefault(seq, ev) == ev, (seq, history[seq], ev)
+    async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        for node in alive(nodes):
+            record = (await http.get(f"{node.http}/api/rooms/{room}/record")).json()
+            result = replay(record)
+            assert result["totals"] == totals
+            for p in players:
+                seen = [m["result"] for m in p.hand_ends]
+                assert result["hands"][-len(seen) :] == seen if seen else True
+            state = (await http.get(f"{node.http}/api/rooms/{room}")).json()
+            assert state["status"] == "finished" and state["totals"] == totals
+
+
+def test_four_clients_over_two_processes_play_a_full_match() -> None:
+    """Seats 0 and 2 on one process, 1 and 3 and a spectator on the other: the match is
+    played to its end, each seat sees only its own tiles, and all see one history."""
+    with cluster(2) as nodes:
+
+        async def main() -> None:
+            room, tokens = await open_room(nodes, hands=2)
+            players = [Player(nodes, room, t, s, seed=s) for s, t in enumerate(tokens)]
+            watcher = Player(nodes, room, None, 1, seed=9)
+            await asyncio.wait_for(
+                asyncio.gather(*(p.play() for p in [*players, watcher])), 120
+            )
+            assert all(p.reconnects == 0 for p in players)
+            assert len(players[0].hand_ends) == 2
+            await check_finished(nodes, room, [*players, watcher])
+
+        asyncio.run(main())
+
+
+def test_the_owner_killed_mid_hand_the_match_finishes_through_the_survivors() -> None:
+    """Three processes; the room's owner (the node that created it) is SIGKILLed in the
+    middle of the first hand. Its clients reconnect elsewhere with their tokens, the others
+    stay connected; a survivor takes the lease, rebuilds the room from the stored log, and
+    the match goes on to its end; every record replays to the totals the clients saw."""
+    with cluster(3) as nodes:
+
+        async def main() -> None:
+            room, tokens = await open_room(nodes, hands=2)
+            # seats 0 and 3 on the owner, 1 on the second node, 2 on the third
+            players = [Player(nodes, room, t, s, seed=10 + s) for s, t in enumerate(tokens)]
+            tasks = [asyncio.create_task(p.play()) for p in players]
+            owner = nodes[0]
+            deadline = time.monotonic() + 60
+            while sum(p.acted for p in players) < 12:
+                assert time.monotonic() < deadline, "the hand did not get going"
+                assert not any(t.done() for t in tasks), "the match ended before the kill"
+                await asyncio.sleep(0.02)
+            assert owner.proc is not None
+            os.kill(owner.proc.pid, signal.SIGKILL)
+            owner.proc.wait()
+            await asyncio.wait_for(asyncio.gather(*tasks), 180)
+            assert players[0].reconnects >= 1 and players[3].reconnects >= 1
+            assert players[1].reconnects == 0 and players[2].reconnects == 0
+            assert len(players[1].hand_ends) == 2
+            await check_finished(nodes, room, players)
+
+        asyncio.run(main())
+
+
+def test_an_owner_frozen_past_its_lease_never_applies_an_action_after_it() -> None:
+    """The race forced: the owner is frozen (SIGSTOP) with a turn's deadline running; the
+    other node takes the room when the lease expires and play goes on there; the old owner
+    is woken (SIGCONT) with the deadline long past, so its timer tries to play the default
+    at once. Its write is refused by the lease, nothing of it reaches a client, and the
+    clients see one history to the end."""
+    with cluster(2) as nodes:
+
+        async def main() -> None:
+            room, tokens = await open_room(nodes, hands=1, turn_seconds=3)
+            # every seat on the second node: the owner only runs the room
+            players = [Player(nodes, room, t, 1, seed=20 + s) for s, t in enumerate(tokens)]
+            tasks = [asyncio.create_task(p.play()) for p in players]
+            deadline = time.monotonic() + 60
+            while sum(p.acted for p in players) < 6:
+                assert time.monotonic() < deadline, "the hand did not get going"
+                await asyncio.sleep(0.02)
+            owner = nodes[0]
+            assert owner.proc is not None
+            os.kill(owner.proc.pid, signal.SIGSTOP)
+            frozen_at = sum(len(p.messages) for p in players)
+            await asyncio.sleep(4)  # past the turn's deadline (3 s) and the lease
+            deadline = time.monotonic() + 30
+            while sum(len(p.messages) for p in players) == frozen_at:  # the other node took it
+                assert time.monotonic() < deadline, "nobody took the room from the frozen owner"
+                await asyncio.sleep(0.05)
+            os.kill(owner.proc.pid, signal.SIGCONT)
+            await asyncio.wait_for(asyncio.gather(*tasks), 120)
+            await check_finished(nodes, room, players)
+            assert all(p.reconnects == 0 for p in players)
+
+        asyncio.run(main())
+        log = nodes[0].log.read_text()
+        assert "no longer holds its lease" in log, log[-2000:]
+
+
+# -- the lease in the store, raced directly ---------------------------------------------------
+
+
+def _room(store: Store) -> int:
+    return store.create_room(
+        number=str(100000 + random.randrange(900000)),
+        variant="guangdong",
+        options={},
+        hands=1,
+        turn_seconds=0,
+        seed=1,
+        creator_addr="test",
+        seats=[],
+        owner="first",
+    ).id
+
+
+def test_nodes_racing_for_an_expired_lease_exactly_one_wins() -> None:
+    """Eight nodes (each its own Store, so its own connections) released by a barrier at
+    the same instant take the same expired lease, twenty times: one wins each time, with
+    the next epoch, and the lease row names it."""
+    with postgres_schema() as url:
+        stores = [Store(url) for _ in range(8)]
+        try:
+            stores[0].register_node("first", "-", 60)
+            for i, s in enumerate(stores):
+                s.register_node(f"n{i}", "-", 60)
+            room = _room(stores[0])
+            for round_ in range(20):
+                holder = stores[0].lease_of(room)
+                assert holder is not None
+                stores[0].retire_node(holder[0])
+                barrier = threading.Barrier(len(stores))
+                won: list[tuple[int, int]] = []
+
+                def go(
+                    i: int, barrier: threading.Barrier = barrier, won: list[Any] = won
+                ) -> None:
+                    barrier.wait()
+                    epoch = stores[i].acquire(room, f"n{i}")
+                    if epoch is not None:
+                        won.append((i, epoch))
+
+                threads = [threading.Thread(target=go, args=(i,)) for i in range(len(stores))]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                assert len(won) == 1, (round_, won)
+                i, epoch = won[0]
+                assert epoch == holder[1] + 1
+                assert stores[0].lease_of(room) == (f"n{i}", epoch, True)
+                for j, s in enumerate(stores):  # the winner's node live again for the next
+                    s.heartbeat(f"n{j}", 60)
+        finally:
+            for s in stores:
+                s.close()
+
+
+def test_a_stale_owner_racing_the_new_one_never_both_append() -> None:
+    """A stale owner (its lease taken) and the new owner append the same seq at the same
+    instant, forty times: only the new owner's is stored, the stale one gets LeaseLost,
+    and so for its other writes; the log ends with one entry per seq, all the new owner's."""
+    with postgres_schema() as url:
+        old, new = Store(url), Store(url)
+        try:
+            old.register_node("first", "-", 60)
+            new.register_node("second", "-", 60)
+            room = _room(old)
+            old.retire_node("first")
+            epoch = new.acquire(room, "second")
+            assert epoch == 2
+            stale, fresh = Lease("first", 1), Lease("second", epoch)
+            outcomes: list[tuple[str, object]] = []
+            for seq in range(40):
+                barrier = threading.Barrier(2)
+
+                def go(
+                    store: Store,
+                    lease: Lease,
+                    who: str,
+                    seq: int = seq,
+                    barrier: threading.Barrier = barrier,
+                ) -> None:
+                    barrier.wait()
+                    batch = [(room, [(seq, "x", {"by": who})])]
+                    errors = store.append_many(batch, {room: lease})
+                    outcomes.append((who, errors[0]))
+
+                threads = [
+                    threading.Thread(target=go, args=(old, stale, "old")),
+                    threading.Thread(target=go, args=(new, fresh, "new")),
+                ]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+            assert all(isinstance(e, LeaseLost) for who, e in outcomes if who == "old")
+            assert all(e is None for who, e in outcomes if who == "new")
+            events = new.events(room)
+            assert [e.seq for e in events] == list(range(40))
+            assert {e.data["by"] for e in events} == {"new"}
+            with pytest.raises(LeaseLost):
+                old.set_status(room, "playing", stale)
+            with pytest.raises(LeaseLost):
+                old.append(room, [(40, "x", {})], stale)
+            new.set_status(room, "playing", fresh)
+        finally:
+            old.close()
+            new.close()
