@@ -424,3 +424,26 @@ def test_a_stale_owner_racing_the_new_one_never_both_append() -> None:
         finally:
             old.close()
             new.close()
+
+
+# -- bad --bus arguments -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (("--bus", "nats://127.0.0.1:4222"), "is not a Redis URL"),
+        (("--bus", REDIS_URL, "--db", "sqlite:///x.db"), "needs a PostgreSQL --db"),
+        (("--bus", REDIS_URL, "--lease-seconds", "0"), "--lease-seconds: must be positive"),
+        (("--bus", REDIS_URL, "--bus-prefix", "a b"), "--bus-prefix"),
+        (("--bus", "redis://127.0.0.1:1/0"), "cannot reach the bus redis://127.0.0.1:1/0"),
+    ],
+)
+def test_bad_bus_arguments_are_one_line_and_start_nothing(
+    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], says: str
+) -> None:
+    from test_cli_errors import error_of
+
+    argv = ["serve", "--port", "0", "--db", "postgresql+psycopg://postgres@127.0.0.1:5432/test"]
+    line = error_of(capsys, *argv[:3], *extra, *([] if "--db" in extra else argv[3:]))
+    assert says in line, line
