@@ -333,12 +333,13 @@ class Cluster:
                     await self.hub.write(
                         store.register_node, self.node, self.address, self.lease_seconds
                     )
+                # the rooms owned before reading: one taken meanwhile is not in what was read
+                owned = [(h, h.lease) for h in self.hub.rooms.values() if h.lease is not None]
                 held = await self.hub.read(store.held, self.node)
-                for number, handle in list(self.hub.rooms.items()):
-                    lease = handle.lease
-                    if lease is not None and held.get(handle.room.id) != lease.epoch:
-                        log.warning("room %s: lease taken by another node", number)
-                        self.drop(number)
+                for handle, lease in owned:
+                    if handle.lease == lease and held.get(handle.room.id) != lease.epoch:
+                        log.warning("room %s: lease taken by another node", handle.room.number)
+                        self.drop(handle.room.number)
                 await self._forget_dead_peers()
             except asyncio.CancelledError:
                 raise
