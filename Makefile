@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl]"
 	touch $(STAMP)
 
 # the browser game: majiang serve on the embedded SQLite database (~/.majiang/majiang.db),
@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(BIN)/majiang serve --open
 
 lint: $(STAMP)
-	$(BIN)/ruff check majiang tests bench tools
+	$(BIN)/ruff check majiang tests bench tools examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -110,6 +110,8 @@ class Conn:
                 seats[ev["seat"]]["ready"] = True
             elif ev["type"] == "auto":
                 seats[ev["seat"]]["auto"] = ev["on"]
+            elif ev["type"] == "dissolve":
+                self.room["dissolve"] = ev["request"]
             elif ev["type"] == "hand_start":
                 self.room["status"] = "playing"
                 self.room["hand_index"] = ev["index"]

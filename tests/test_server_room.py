@@ -17,7 +17,15 @@ from majiang.records import record_json, replay
 from majiang.rules import VARIANTS
 from majiang.server import verify_commitment
 from majiang.server.models import ClientMessage, client_message, server_message
-from majiang.server.room import EVERYONE, SPECTATORS, Outcome, Room, RoomError, deal_json
+from majiang.server.room import (
+    DISSOLVE_SECONDS,
+    EVERYONE,
+    SPECTATORS,
+    Outcome,
+    Room,
+    RoomError,
+    deal_json,
+)
 from majiang.store import RoomRow, SeatRow
 from majiang.tiles import Tile
 
@@ -321,6 +329,48 @@ def test_every_human_voting_dissolves_the_room() -> None:
     with pytest.raises(RoomError, match="dissolved"):
         room.handle(0, msg({"type": "ready"}))
     assert table.restored().status == "dissolved"
+
+
+def test_a_dissolve_vote_is_in_every_snapshot_survives_a_restore_and_lapses() -> None:
+    """Who asked, who agreed or refused and when the vote lapses are in the room state of
+    every snapshot (a reloaded page shows the vote), the same after a restore from the log;
+    a refusal keeps the vote open (it can still change its mind); past the deadline the vote
+    is gone and a new yes opens another."""
+    table = Table("hongzhong", 3, {1: "greedy", 2: "greedy"})
+    for s in table.humans:
+        table.send(s, {"type": "ready"})
+    room, clock = table.room, table.clock
+    table.send(0, {"type": "dissolve", "vote": True})
+    deadline = clock.now + DISSOLVE_SECONDS * 1000
+    asked = {"by": 0, "votes": [True, None, None, None], "deadline": deadline}
+    event = table.received[3][-1]["event"]
+    assert event == {"type": "dissolve", "seat": 0, "vote": True, "request": asked}
+    clock.now += 5000
+    table.send(3, {"type": "dissolve", "vote": False})
+    refused = {**asked, "votes": [True, None, None, False]}
+    assert table.received[0][-1]["event"]["request"] == refused
+    for k in (0, 3, None):
+        assert room.snapshot(k)["room"]["dissolve"] == refused
+    restored = table.restored()
+    for s in table.humans:
+        restored.set_connected(s, True)
+    assert [restored.snapshot(k) for k in (0, 3, None)] == [room.snapshot(k) for k in (0, 3, None)]
+    with pytest.raises(RoomError, match="already voted False"):
+        room.handle(3, msg({"type": "dissolve", "vote": False}))
+    clock.now = deadline  # the vote lapses: the room plays on
+    assert room.snapshot(0)["room"]["dissolve"] is None
+    assert restored.snapshot(3)["room"]["dissolve"] is None
+    with pytest.raises(RoomError, match="no dissolve vote is open"):
+        room.handle(0, msg({"type": "dissolve", "vote": False}))
+    table.send(3, {"type": "dissolve", "vote": True})
+    assert room.snapshot(0)["room"]["dissolve"] == {
+        "by": 3,
+        "votes": [None, None, None, True],
+        "deadline": deadline + DISSOLVE_SECONDS * 1000,
+    }
+    table.send(3, {"type": "dissolve", "vote": False})  # the only yes withdrawn: it is over
+    assert table.received[0][-1]["event"]["request"] is None
+    assert room.snapshot(0)["room"]["dissolve"] is None and room.status == "playing"
 
 
 def test_an_escape_ends_the_hand_and_the_match() -> None:

@@ -216,7 +216,9 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
 ) -> None:
     """Before the start the owner frees a bot's seat and seats another bot; a player who
     joins by the share link gets no owner tools, shows offline when he leaves the page and
-    online when the link brings him back to his seat; both vote 解散 and the room closes."""
+    online when the link brings him back to his seat; the owner asks to dissolve (解散), the
+    other refuses, and after a reload both pages show the vote as it stands (who asked, who
+    agreed and refused, the countdown); then he agrees and the room closes."""
     with watched_page(browser) as (a, _, _), watched_page(browser, PHONE) as (b, _, _):
         room = create_room(a, server, "hongzhong", hands=2, bots=2)
         a.click(".seatrow[data-seat='2'] [data-act=remove-bot]")
@@ -240,9 +242,29 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
         b.goto(link)  # and comes back by the link: the browser kept the seat
         b.wait_for_selector(".seatrow[data-seat='3'] .badge.you")
         a.wait_for_selector(".seatrow[data-seat='3'] .badge.on")
-        a.click("[data-act=dissolve]")
-        b.wait_for_selector(".seatrow[data-seat='0'] .badge.warn")
-        b.click("[data-act=dissolve]")
+        a.click("[data-act=dissolve-yes]")  # Ann asks: a vote opens with a deadline
+        b.wait_for_selector(".seatrow[data-seat='0'] .badge.vote-yes")
+        assert "Ann 申请解散房间" in b.inner_text(".dissolve-vote")
+        b.click("[data-act=dissolve-no]")
+        a.wait_for_selector(".seatrow[data-seat='3'] .badge.vote-no")
+        b.reload()  # the vote is in the snapshot: the reloaded page shows it as it stands
+        b.wait_for_selector(".dissolve-vote .countdown")
+        vote = b.inner_text(".dissolve-vote")
+        assert "Ann 申请解散房间" in vote and "同意：Ann" in vote and "拒绝：你" in vote, vote
+        assert b.locator(".seatrow[data-seat='3'] .badge.vote-no").count() == 1
+        assert b.locator(".dissolve-vote [data-act=dissolve-no]").count() == 0
+        a.reload()
+        a.wait_for_selector(".dissolve-vote [data-act=dissolve-no] >> text=撤回同意")
+        assert "拒绝：Bo" in a.inner_text(".dissolve-vote")
+        state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
+        assert state["dissolve"]["by"] == 0 and state["dissolve"]["votes"] == [
+            True,
+            None,
+            None,
+            False,
+        ]
+        no_raw_json(b)
+        b.click(".dissolve-vote [data-act=dissolve-yes]")  # Bo changes his mind
         for page in (a, b):
             page.wait_for_selector("text=总结算")
             assert "房间解散" in page.inner_text(".settle")

@@ -230,3 +230,22 @@ def test_make_run_opens_a_browser_only_where_there_is_a_display(
         assert s.first_line.startswith(f"majiang serve: {s.http}/")
     finally:
         s.stop()
+
+
+def test_replays_travel_gzip_compressed(server: Server) -> None:
+    """A replay's frames repeat the table each step: the answer goes gzip-compressed to a
+    client that accepts it (browsers do), the same JSON, a small part of the bytes."""
+    record = played("guangdong", seed=1, hands=2)
+    url = f"{server.http}/api/replay"
+    sizes = {}
+    bodies = {}
+    for encoding in ("identity", "gzip"):
+        r = httpx.post(url, json=record, headers={"Accept-Encoding": encoding}, timeout=TIMEOUT)
+        assert r.status_code == 200, r.text
+        assert r.headers.get("content-encoding") == (None if encoding == "identity" else "gzip")
+        sizes[encoding] = r.num_bytes_downloaded
+        bodies[encoding] = r.json()
+    assert bodies["gzip"] == bodies["identity"] == replay_frames(record)
+    assert sizes["gzip"] * 10 < sizes["identity"], sizes
+    small = httpx.get(f"{server.http}/api/bots", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in small.headers  # short answers go as they are

@@ -74,6 +74,27 @@ BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy"
 """Bot factories by name; each takes the injected random.Random."""
 
 
+def _trained(rng: random.Random) -> Bot:
+    """The trained policy of ``majiang.rl`` (extra ``rl``; docs/rl.md), imported only when
+    a table seats it."""
+    from majiang.rl.policy import PolicyBot
+
+    return PolicyBot(rng)
+
+
+def _has_numpy() -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("numpy") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+if _has_numpy():
+    BOTS["rl"] = _trained
+
+
 def make_bot(name: str, rng: random.Random) -> Bot:
     """A bot by name; ValueError naming those that exist."""
     try:

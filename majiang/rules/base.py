@@ -419,6 +419,9 @@ class Variant:
     claims: frozenset[str] = field(default_factory=lambda: frozenset({"peng", "kong"}))
     counter_ranges: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
     """Allowed (least, most) value of each counter in a record's ``start``."""
+    public_state: Mapping[str, str] = field(default_factory=dict)
+    """The keys of ``VariantState.public()`` and what each holds: ``tiles`` (a list of
+    tiles), ``seat`` (a seat or null) or ``seats`` (a list of seats); RL encoders read it."""
     kong_min_live: int = 1
     """A kong needs at least this many live tiles (a replacement must exist)."""
     claim_end_live: int = 0

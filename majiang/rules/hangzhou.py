@@ -571,6 +571,7 @@ HANGZHOU = Variant(
     options=OPTIONS,
     counters={"lao": 1},
     counter_ranges={"lao": (1, 3)},
+    public_state={"zhuada": "seat"},
     rules=HangzhouRules(),
     claims=frozenset({"hu", "kong", "peng", "chi"}),
     kong_min_live=21,  # no kong in the last turn (RULES.md 2.2)

@@ -696,6 +696,7 @@ TAIZHOU = Variant(
     tile_counts=(4,) * 34 + (0,) * 8,
     options=OPTIONS,
     counters={},
+    public_state={"known": "tiles", "no_win": "seats", "wild_thrown": "seats"},
     rules=TaizhouRules(),
     claims=frozenset({"hu", "kong", "peng", "chi"}),
     kong_min_live=17,

@@ -29,6 +29,7 @@ __all__ = [
     "CreateRoom",
     "DissolveEvent",
     "DissolveMsg",
+    "DissolveVote",
     "ErrorBody",
     "ErrorDetail",
     "ErrorOut",
@@ -269,6 +270,18 @@ class SeatState(_Strict):
     auto: bool = Field(description="托管: the server's bot plays for this human")
 
 
+class DissolveVote(_Strict):
+    """An open dissolve vote (解散): who asked, every seat's answer so far, when it lapses."""
+
+    by: int = Field(description="the seat that asked")
+    votes: list[bool | None] = Field(
+        description="by seat: true agreed, false refused, null not answered (bots never vote)"
+    )
+    deadline: int = Field(
+        description="epoch ms when the vote lapses unless every seated human has agreed"
+    )
+
+
 class RoomState(_Strict):
     """`GET /api/rooms/{room}`: the public room state."""
 
@@ -283,6 +296,7 @@ class RoomState(_Strict):
     )
     totals: list[int]
     seats: list[SeatState]
+    dissolve: DissolveVote | None = Field(description="the dissolve vote open now, if any")
 
 
 class MatchInfo(_Strict):
@@ -562,6 +576,9 @@ class DissolveEvent(_Strict):
     type: Literal["dissolve"]
     seat: int
     vote: bool
+    request: DissolveVote | None = Field(
+        description="the vote after this answer; null when it is over (no yes left in it)"
+    )
 
 
 class SnapshotOut(_Strict):

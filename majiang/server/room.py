@@ -37,6 +37,7 @@ from majiang.values import JSON, Action, ActionType, MeldKind, OptionValue, Phas
 
 __all__ = [
     "AUTO_BOT",
+    "DISSOLVE_SECONDS",
     "EVERYONE",
     "SPECTATORS",
     "Delivery",
@@ -58,6 +59,9 @@ AUTO_BOT = "greedy"
 """The bot that plays for a seat on 托管 (auto)."""
 WINDOWS = (Phase.CLAIM, Phase.ROB, Phase.DECLARE)
 CLOSED = ("finished", "dissolved")
+DISSOLVE_SECONDS = 180
+"""How long a dissolve vote (解散) stays open after the seat that asks for it: unless every
+seated human has agreed by then, it lapses and the room plays on."""
 _HIDDEN_KONG: dict[str, JSON] = {"kind": "kong_concealed", "tiles": "", "source": None, "wilds": 0}
 
 
@@ -164,6 +168,23 @@ class _Pending:
         if self._json is None:
             self._json = [a.to_json() for a in self.legal]
         return list(self._json)
+
+
+@dataclass(slots=True)
+class _Dissolve:
+    """An open dissolve vote: who asked, each human's answer so far, when it lapses."""
+
+    by: int
+    deadline: int
+    votes: dict[int, bool] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"by", "votes": [true | false | null] * 4, "deadline"}`` (RoomState.dissolve)."""
+        return {
+            "by": self.by,
+            "votes": [self.votes.get(s) for s in range(4)],
+            "deadline": self.deadline,
+        }
 
 
 @dataclass(slots=True)
@@ -324,7 +345,7 @@ class Room:
         self.deal: dict[str, JSON] = {}
         self.salt = ""
         self.commitment = ""
-        self.votes: set[int] = set()
+        self._dissolve: _Dissolve | None = None
         self.reason: str | None = None
         self.last_activity = clock()
         self._pending: dict[int, _Pending] = {}
@@ -382,6 +403,13 @@ class Room:
         """0-based index of the hand in play, or of the next one between hands."""
         return len(self.match.finished) if self.match is not None else 0
 
+    def dissolve_vote(self) -> _Dissolve | None:
+        """The dissolve vote open now, if any (one past its deadline has lapsed)."""
+        vote = self._dissolve
+        if vote is None or self.status in CLOSED or self.clock() >= vote.deadline:
+            return None
+        return vote
+
     def _ready(self, s: int) -> bool:
         seat = self.seats[s]
         return seat is not None and (seat.bot is not None or seat.auto or seat.ready)
@@ -410,7 +438,12 @@ class Room:
             "hand_index": self.hand_index(),
             "totals": _json_ints(self.totals()),
             "seats": seats,
+            "dissolve": self._dissolve_json(),
         }
+
+    def _dissolve_json(self) -> dict[str, JSON] | None:
+        vote = self.dissolve_vote()
+        return vote.to_json() if vote is not None else None
 
     def record(self) -> dict[str, JSON]:
         """The majiang-record/1 of the finished hands (none before the match starts). While
@@ -540,9 +573,15 @@ class Room:
                 raise RoomError("already", f"seat {seat}'s auto is already {msg.on}")
             self._record("auto", {"seat": seat, "on": msg.on}, out)
         elif isinstance(msg, DissolveMsg):
-            if msg.vote == (seat in self.votes):
+            vote = self.dissolve_vote()
+            data: dict[str, JSON] = {"seat": seat, "vote": msg.vote}
+            if vote is None:
+                if not msg.vote:
+                    raise RoomError("already", "no dissolve vote is open: nothing to refuse")
+                data["deadline"] = self.clock() + DISSOLVE_SECONDS * 1000  # it opens one
+            elif vote.votes.get(seat) is msg.vote:
                 raise RoomError("already", f"seat {seat} has already voted {msg.vote}")
-            self._record("dissolve", {"seat": seat, "vote": msg.vote}, out)
+            self._record("dissolve", data, out)
         else:
             raise RoomError("bad_message", "a snapshot is sent by the connection")
         self.last_activity = self.clock()
@@ -623,7 +662,8 @@ class Room:
         the match, let bots and 托管 seats decide."""
         while self.status not in CLOSED:
             humans = [s for s, seat in enumerate(self.seats) if seat and seat.bot is None]
-            if humans and all(s in self.votes for s in humans):
+            vote = self.dissolve_vote()
+            if humans and vote is not None and all(vote.votes.get(s) for s in humans):
                 self._record(
                     "match_end", {"totals": _json_ints(self.totals()), "reason": "dissolved"}, out
                 )
@@ -751,18 +791,31 @@ class Room:
             seat.auto = bool(data["on"])
             self._event({"type": "auto", "seat": s, "on": seat.auto}, out)
         elif kind == "dissolve":
-            s = _int(data["seat"])
-            if data["vote"]:
-                self.votes.add(s)
-            else:
-                self.votes.discard(s)
-            self._event({"type": "dissolve", "seat": s, "vote": bool(data["vote"])}, out)
+            self._dissolve_entry(data, out)
         elif kind == "hand_end":
             self._hand_end(data, out)
         elif kind == "match_end":
             self._match_end(data, out)
         else:
             raise RoomError("bad_log", f"room {self.number}: unknown log entry {kind!r}", 500)
+
+    def _dissolve_entry(self, data: dict[str, JSON], out: _Out) -> None:
+        """A seat's dissolve vote: with a ``deadline`` it opens a vote (the seat asks), else
+        it answers the open one; a vote left with no yes in it is over."""
+        s = _int(data["seat"])
+        yes = bool(data["vote"])
+        vote = self._dissolve
+        if "deadline" in data or vote is None:
+            # an entry of a log older than the deadlines opens a vote from now
+            deadline = data.get("deadline")
+            when = deadline if isinstance(deadline, int) else self.clock() + DISSOLVE_SECONDS * 1000
+            vote = self._dissolve = _Dissolve(s, when)
+        vote.votes[s] = yes
+        if not any(vote.votes.values()):
+            self._dissolve = None
+        self._event(
+            {"type": "dissolve", "seat": s, "vote": yes, "request": self._dissolve_json()}, out
+        )
 
     def _hand_start(self, data: dict[str, JSON], out: _Out) -> None:
         assert self.match is not None

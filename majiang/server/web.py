@@ -12,6 +12,7 @@ from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Body, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
 from majiang.bots import BOTS
@@ -57,6 +58,9 @@ __all__ = ["STATIC", "WebError", "mount_web"]
 
 STATIC = Path(__file__).with_name("static")
 """The browser client's files."""
+GZIP_MIN = 2048
+"""HTTP answers at least this long go gzip-compressed to clients that accept it: a replay's
+frames repeat the whole table each step (~30-90 KB a hand as JSON, 1.5-3 KB gzipped)."""
 
 
 class WebError(Exception):
@@ -71,6 +75,7 @@ class WebError(Exception):
 
 def mount_web(app: FastAPI, hub: Rooms) -> None:
     """Add the browser client's pages, static files and HTTP calls to the server's app."""
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN)
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> JSONResponse:

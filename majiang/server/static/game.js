@@ -37,7 +37,7 @@ export class Game {
     this.waitingSnapshot = false;
     this.lastDiscard = null;
     this.log = [];
-    this.votes = new Set();
+    this.lapseAt = null; // the deadline of the open dissolve vote a redraw is set for
     this.handEnd = null; // the last hand_end message while between hands
     this.matchEnd = null;
     this.settlements = new Map(); // index -> explained settlement
@@ -251,7 +251,6 @@ export class Game {
       this.lastDiscard = null;
       this.selected = null;
       this.log = [];
-      this.votes.clear();
       this.room.status = "playing";
       this.room.hand_index = ev.index;
       for (const s of this.room.seats) s.ready = false;
@@ -270,9 +269,14 @@ export class Game {
       return;
     }
     if (ev.type === "dissolve") {
-      if (ev.vote) this.votes.add(ev.seat);
-      else this.votes.delete(ev.seat);
-      this.addLog(t(ev.vote ? "ev_dissolve" : "ev_dissolve_off", { who: esc(this.who(ev.seat)) }));
+      const before = this.dissolveVote();
+      const had = before ? before.votes[ev.seat] : null;
+      this.room.dissolve = ev.request ?? null;
+      let line = "ev_dissolve_yes";
+      if (!before && ev.vote) line = "ev_dissolve";
+      else if (!ev.vote) line = had ? "ev_dissolve_off" : "ev_dissolve_no";
+      this.addLog(t(line, { who: esc(this.who(ev.seat)) }));
+      if (before && !this.room.dissolve) this.addLog(t("ev_dissolve_over"));
       return;
     }
     if (!fresh) {
@@ -420,7 +424,8 @@ export class Game {
     else if (what === "discard-selected") this.discard(this.selected);
     else if (what === "ready") this.send({ type: "ready" });
     else if (what === "auto") this.send({ type: "auto", on: !this.room.seats[this.seat].auto });
-    else if (what === "dissolve") this.send({ type: "dissolve", vote: !this.votes.has(this.seat) });
+    else if (what === "dissolve-yes") this.send({ type: "dissolve", vote: true });
+    else if (what === "dissolve-no") this.send({ type: "dissolve", vote: false });
     else if (what === "add-bot") this.addBot(Number(el.getAttribute("data-seat")));
     else if (what === "remove-bot") this.removeBot(Number(el.getAttribute("data-seat")));
     else if (what === "copy") this.copyLink();
@@ -567,6 +572,11 @@ export class Game {
     else if (this.room.status === "waiting") body = this.waitingScreen();
     else body = this.betweenScreen();
     this.app.innerHTML = banner + body;
+    const vote = this.dissolveVote();
+    if (vote && this.lapseAt !== vote.deadline) {
+      this.lapseAt = vote.deadline; // a vote nobody closes lapses: draw the page again then
+      setTimeout(() => this.render(), vote.deadline - Date.now() + 50);
+    }
     const log = this.app.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
   }
@@ -589,7 +599,11 @@ export class Game {
     if (s.bot) badges.push(`<b class="badge bot">${esc(t("bot_named", { bot: s.bot }))}</b>`);
     if (s.auto) badges.push(`<b class="badge auto">${esc(t("auto_mark"))}</b>`);
     if (s.name && !s.bot) badges.push(`<b class="badge ${s.connected ? "on" : "off"}">${esc(t(s.connected ? "online" : "offline"))}</b>`);
-    if (this.votes.has(s.seat)) badges.push(`<b class="badge warn">${esc(t("dissolve"))}</b>`);
+    const vote = this.dissolveVote();
+    const answer = vote ? vote.votes[s.seat] : null;
+    if (answer != null) {
+      badges.push(`<b class="badge ${answer ? "warn" : ""} vote-${answer ? "yes" : "no"}">${esc(t(answer ? "dissolve_mark_yes" : "dissolve_mark_no"))}</b>`);
+    }
     const ready = s.name ? `<span class="ready ${s.ready ? "yes" : ""}">${esc(t(s.ready ? "is_ready" : "not_ready"))}</span>` : "";
     let tools = "";
     if (owner && this.room.status === "waiting") {
@@ -626,10 +640,39 @@ export class Game {
       `<button type="button" data-act="copy">${esc(t("copy"))}</button></div></div>`;
   }
 
+  /** The dissolve vote open now (the room state's, until its deadline), or null. */
+  dissolveVote() {
+    const vote = this.room && this.room.dissolve;
+    if (!vote || ["finished", "dissolved"].includes(this.room.status) || Date.now() >= vote.deadline) return null;
+    return vote;
+  }
+
+  /** With no vote open, the button that asks for one; else the vote itself (who asked,
+   * every human's answer, the time left) and this seat's answer buttons. */
   dissolveButton() {
-    if (this.seat == null || ["finished", "dissolved"].includes(this.room.status)) return "";
-    const voted = this.votes.has(this.seat);
-    return `<button type="button" data-act="dissolve" class="quiet">${esc(t(voted ? "dissolve_cancel" : "dissolve"))}</button>`;
+    if (["finished", "dissolved"].includes(this.room.status)) return "";
+    const vote = this.dissolveVote();
+    if (!vote) {
+      return this.seat == null ? "" : `<button type="button" data-act="dissolve-yes" class="quiet">${esc(t("dissolve"))}</button>`;
+    }
+    const humans = this.room.seats.filter((s) => s.name != null && !s.bot).map((s) => s.seat);
+    const named = (answer) => humans.filter((s) => vote.votes[s] === answer).map((s) => this.who(s)).join(", ");
+    const lines = [
+      [true, "dissolve_yes"],
+      [false, "dissolve_no"],
+      [null, "dissolve_open"],
+    ].filter(([answer]) => humans.some((s) => vote.votes[s] === answer))
+      .map(([answer, key]) => `<span class="vote-${String(answer)}">${esc(t(key, { names: named(answer) }))}</span>`);
+    let buttons = "";
+    if (this.seat != null && humans.includes(this.seat)) {
+      const mine = vote.votes[this.seat];
+      const yes = `<button type="button" data-act="dissolve-yes">${esc(t("dissolve_agree"))}</button>`;
+      const no = `<button type="button" data-act="dissolve-no" class="quiet">${esc(t(mine ? "dissolve_cancel" : "dissolve_refuse"))}</button>`;
+      buttons = mine == null ? yes + no : mine ? no : yes;
+    }
+    return `<div class="dissolve-vote"><b>${esc(t("dissolve_asked", { who: this.who(vote.by) }))}</b>` +
+      `<div class="muted">${lines.join(" · ")} · ${esc(t("dissolve_left"))} ${countdownHtml(vote.deadline)}</div>` +
+      `<div class="row">${buttons}</div></div>`;
   }
 
   tableModel() {
@@ -736,15 +779,13 @@ export class Game {
       (this.legal.length && this.deadline ? `<div class="clock">${countdownHtml(this.deadline, "big")}</div>` : "") +
       (this.view.phase !== "turn" && this.view.window_tile ? `<div class="window">${tileSvg(this.view.window_tile, { wild: this.view.window_tile === this.view.wild })}</div>` : "");
     const me = this.seat != null ? this.room.seats[this.seat] : null;
-    const tools = me
-      ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>${this.dissolveButton()}`
-      : "";
-    const votes = this.votes.size
-      ? `<div class="muted">${esc(t("dissolve_votes", { names: [...this.votes].map((s) => this.who(s)).join(", ") }))}</div>` : "";
+    const tools = (me
+      ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>`
+      : "") + this.dissolveButton();
     const log = `<details class="log" open><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
     return tableHtml(model, center) +
       `<div class="actions">${this.actionButtons()}</div>${this.hintHtml(model)}` +
-      `<div class="row tools">${tools}</div>${votes}${log}`;
+      `<div class="row tools">${tools}</div>${log}`;
   }
 
   betweenScreen() {

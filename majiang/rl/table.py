@@ -1,0 +1,194 @@
+"""One table driven for learning: the engine's hand asked one seat at a time (docs/rl.md).
+
+Every environment here (AEC, parallel, Gymnasium, ``VectorEnv``) steps a ``Table``. It asks
+seats in the engine's order: in a turn the seat to act (before the dealer's first discard,
+first each seat that may declare an instant win); in a claim window every seat that has a
+claim on offer, one at a time in turn order from the discarder. A seat whose only choice
+is pass passes without being asked (``HandState.auto_pass``), as FORMAT.md deems it to.
+No seat's observation shows another's decision in the window: the engine collects them
+and resolves the window by priority once all are in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from majiang.engine.match import Match
+from majiang.engine.state import HandState
+from majiang.errors import IllegalActionError, OptionError
+from majiang.observation import Observation
+from majiang.rl.actions import ACTION_COUNT, index_to_action, legal_indices, names
+from majiang.rules import get_variant
+from majiang.values import Action, Phase
+
+__all__ = ["EPISODES", "Table"]
+
+EPISODES = ("hand", "match")
+"""What one episode is: one hand (the default), or ``hands`` hands of a match."""
+
+_TURN = Phase.TURN
+
+
+class Table:
+    """A match of one variant, its current hand, and the seat that decides now."""
+
+    def __init__(
+        self,
+        variant: str,
+        options: Mapping[str, object] | None = None,
+        *,
+        episode: str = "hand",
+        hands: int = 4,
+    ) -> None:
+        self.variant = get_variant(variant)
+        self.options = self.variant.resolve_options(options)
+        if episode not in EPISODES:
+            raise OptionError(f"episode must be one of {', '.join(EPISODES)}, got {episode!r}")
+        if type(hands) is not int or hands < 1:
+            raise OptionError(f"hands must be an integer >= 1, got {hands!r}")
+        self.episode = episode
+        self.hands = hands if episode == "match" else 1
+        self.match: Match | None = None
+        self._state: HandState | None = None
+        self.seat = -1
+        """The seat that decides now; -1 once the episode is over."""
+        self.moments = 0
+        """Decision moments completed: a turn's action, or a whole claim window."""
+        self.steps = 0
+        self.played = 0
+        """Hands finished in this episode."""
+        self.done = True
+        self._obs: Observation | None = None
+        self._legal: list[int] | None = None
+
+    @property
+    def state(self) -> HandState:
+        """The hand being played (after ``start``)."""
+        if self._state is None:
+            raise IllegalActionError("the table has not started: call reset() first")
+        return self._state
+
+    def start(self, seed: int) -> None:
+        """A new episode: a match seeded with ``seed`` and its first hand."""
+        self.match = Match(self.variant, self.options, seed)
+        self._state = self.match.new_hand()
+        self.moments = self.steps = self.played = 0
+        self.done = False
+        self._advance()
+
+    def _advance(self) -> None:
+        """Pass for the seats with nothing but pass, and find the seat to ask."""
+        self._obs = None
+        self._legal = None
+        state = self.state
+        while state.result_ is None:
+            if state.phase is _TURN:
+                self.seat = state.to_act()[-1]  # an instant declarer first, then the turn's
+                return
+            state.auto_pass()
+            if state.phase is _TURN or state.result_ is not None:
+                continue
+            waiting = state.to_act()
+            if len(waiting) == 1:
+                self.seat = waiting[0]
+            else:
+                source = state.window_from if state.window_from is not None else 0
+                self.seat = min(waiting, key=lambda s: (s - source) % 4)
+            return
+        self.seat = -1
+
+    def waiting(self) -> list[int]:
+        """The seats that decide at this moment, in the order they are asked: the turn's
+        seat, or the window's undecided seats with a claim on offer."""
+        state = self.state
+        if self.seat < 0:
+            return []
+        if state.phase is _TURN:
+            return [self.seat]
+        source = state.window_from if state.window_from is not None else 0
+        return sorted(state.to_act(), key=lambda s: (s - source) % 4)
+
+    def observation(self) -> Observation:
+        """The deciding seat's observation (built once per decision)."""
+        obs = self._obs
+        if obs is None:
+            obs = self._obs = self.state.observation(self.seat)
+        return obs
+
+    def legal(self) -> list[int]:
+        """The deciding seat's legal action indexes (the mask's ones)."""
+        legal = self._legal
+        if legal is None:
+            obs = self.observation()
+            legal = self._legal = legal_indices(obs.legal, obs.window_tile, obs.wild)
+        return legal
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        """``seat``'s legal action mask now (all zeros when it has no decision)."""
+        out = np.zeros(ACTION_COUNT, dtype=np.int8)
+        if seat == self.seat:
+            out[self.legal()] = 1
+        elif self.seat >= 0:
+            obs = self.state.observation(seat)
+            out[legal_indices(obs.legal, obs.window_tile, obs.wild)] = 1
+        return out
+
+    def check(self, seat: int, index: object) -> int:
+        """``index`` as an int if it is legal for ``seat`` now; IllegalActionError naming
+        the legal indexes otherwise (nothing changes)."""
+        if self.done:
+            raise IllegalActionError("the episode is over: call reset()")
+        try:
+            value = int(index)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            value = -1
+        if value < 0 or value != index or isinstance(index, bool):
+            raise IllegalActionError(f"an action is an index 0-{ACTION_COUNT - 1}, got {index!r}")
+        if seat == self.seat:
+            legal = self.legal()
+        else:
+            obs = self.state.observation(seat)
+            legal = legal_indices(obs.legal, obs.window_tile, obs.wild)
+        if value not in legal:
+            raise IllegalActionError(
+                f"action {names([value])} is not legal for seat {seat} now; legal: {names(legal)}"
+            )
+        return int(value)
+
+    def act(self, seat: int, index: int) -> list[int] | None:
+        """Apply ``seat``'s legal action ``index`` (``check`` it first); the hand's deltas
+        if it ended, else None. Starts the match's next hand in a match episode."""
+        obs = self.observation() if seat == self.seat else self.state.observation(seat)
+        return self.apply(index_to_action(index, obs))
+
+    def apply(self, action: Action) -> list[int] | None:
+        """Apply a legal engine action (a bot's); as ``act``."""
+        state = self.state
+        turn = state.phase is _TURN
+        state.apply(action)
+        self.steps += 1
+        if turn or not state.decisions:
+            self.moments += 1
+        self._advance()  # passing seats may close the window onto an exhausted wall
+        if state.result_ is None:
+            return None
+        deltas = list(state.result_.deltas)
+        match = self.match
+        assert match is not None
+        match.finish(state)
+        self.played += 1
+        if self.played < self.hands and not match.over:
+            self._state = match.new_hand()
+            self._advance()
+        else:
+            self.done = True
+        return deltas
+
+
+def seed_from(rng: random.Random) -> int:
+    """A fresh match seed from an environment's own generator."""
+    return rng.getrandbits(63)
