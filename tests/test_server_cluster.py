@@ -59,12 +59,19 @@ def redis_prefix() -> str:
     return f"mj_test_{os.getpid()}_{uuid.uuid4().hex[:8]}_{next(_prefixes)}"
 
 
+class Nodes(list[Server]):
+    """The processes of a test cluster, with their channel prefix."""
+
+    prefix = ""
+
+
 @contextlib.contextmanager
-def cluster(n: int, turn_seconds_db: str | None = None) -> Iterator[list[Server]]:
+def cluster(n: int) -> Iterator[Nodes]:
     """``n`` `majiang serve --bus` processes on one fresh schema and one fresh prefix."""
     prefix = redis_prefix()
     with postgres_schema() as url:
-        nodes: list[Server] = []
+        nodes = Nodes()
+        nodes.prefix = prefix
         try:
             for _ in range(n):
                 extra = ("--bus", REDIS_URL, "--bus-prefix", prefix)
@@ -229,21 +236,65 @@ async def check_finished(nodes: list[Server], room: str, players: list[Player]) 
             assert state["status"] == "finished" and state["totals"] == totals
 
 
+def check_channels(prefix: str, room: str, heard: list[tuple[str, bytes]]) -> None:
+    """What crossed the bus for the room: a seat's channel carries that seat's concealed
+    tiles and no other's, the spectators' and everyone's channels none before hand_end."""
+    counts: dict[str, int] = {}
+    for channel, data in heard:
+        which = channel.removeprefix(f"{prefix}:r:{room}:")
+        head, _, payload = data.partition(b"\n")
+        if which == "in" or not head.startswith(b"m "):
+            continue
+        m = json.loads(payload)
+        server_message.validate_python(m)
+        counts[which] = counts.get(which, 0) + 1
+        if which.startswith("s"):
+            seat = int(which[1:])
+            assert all(s == seat for _, s, _ in concealed_fields(m)), (which, m)
+        elif m["type"] != "hand_end":
+            assert not list(concealed_fields(m)), (which, m)
+        if m["type"] != "hand_end":
+            assert not WALL_KEYS & set(keys(m)), m
+    # the owner publishes for the seats and the spectator on the other process only
+    assert counts.get("s1", 0) > 10 and counts.get("s3", 0) > 10, counts
+    assert counts.get("pub", 0) > 10 and counts.get("all", 0) >= 3, counts
+    assert "s0" not in counts and "s2" not in counts, counts
+
+
 def test_four_clients_over_two_processes_play_a_full_match() -> None:
     """Seats 0 and 2 on one process, 1 and 3 and a spectator on the other: the match is
-    played to its end, each seat sees only its own tiles, and all see one history."""
+    played to its end, each seat sees only its own tiles, and all see one history. Every
+    message on the room's channels is heard too: a seat's hidden tiles only on its own."""
+    import redis.asyncio as aioredis
+
     with cluster(2) as nodes:
 
         async def main() -> None:
             room, tokens = await open_room(nodes, hands=2)
+            bus = aioredis.Redis.from_url(REDIS_URL)
+            listen = bus.pubsub()
+            await listen.psubscribe(f"{nodes.prefix}:r:{room}:*")
+            heard: list[tuple[str, bytes]] = []
+
+            async def hear() -> None:
+                async for m in listen.listen():
+                    if m["type"] == "pmessage":
+                        heard.append((m["channel"].decode(), m["data"]))
+
+            hearing = asyncio.create_task(hear())
             players = [Player(nodes, room, t, s, seed=s) for s, t in enumerate(tokens)]
             watcher = Player(nodes, room, None, 1, seed=9)
             await asyncio.wait_for(
                 asyncio.gather(*(p.play() for p in [*players, watcher])), 120
             )
+            await asyncio.sleep(0.3)
+            hearing.cancel()
+            await listen.aclose()
+            await bus.aclose()
             assert all(p.reconnects == 0 for p in players)
             assert len(players[0].hand_ends) == 2
             await check_finished(nodes, room, [*players, watcher])
+            check_channels(nodes.prefix, room, heard)
 
         asyncio.run(main())
 
@@ -424,3 +475,26 @@ def test_a_stale_owner_racing_the_new_one_never_both_append() -> None:
         finally:
             old.close()
             new.close()
+
+
+# -- bad --bus arguments -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (("--bus", "nats://127.0.0.1:4222"), "is not a Redis URL"),
+        (("--bus", REDIS_URL, "--db", "sqlite:///x.db"), "needs a PostgreSQL --db"),
+        (("--bus", REDIS_URL, "--lease-seconds", "0"), "--lease-seconds: must be positive"),
+        (("--bus", REDIS_URL, "--bus-prefix", "a b"), "--bus-prefix"),
+        (("--bus", "redis://127.0.0.1:1/0"), "cannot reach the bus redis://127.0.0.1:1/0"),
+    ],
+)
+def test_bad_bus_arguments_are_one_line_and_start_nothing(
+    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], says: str
+) -> None:
+    from test_cli_errors import error_of
+
+    argv = ["serve", "--port", "0", "--db", "postgresql+psycopg://postgres@127.0.0.1:5432/test"]
+    line = error_of(capsys, *argv[:3], *extra, *([] if "--db" in extra else argv[3:]))
+    assert says in line, line

@@ -107,6 +107,8 @@ class Bus:
         self._wake = asyncio.Event()
         self._subs: Counter[str] = Counter()
         self._confirm: dict[str, deque[asyncio.Future[None]]] = {}
+        self._pending: dict[str, asyncio.Future[None]] = {}
+        """A channel's subscription sent and not yet confirmed: others wanting it wait too."""
         self._tasks: list[asyncio.Task[None]] = []
         self.published = 0
         """Messages published so far (docs/scaling.md, bench)."""
@@ -199,26 +201,30 @@ class Bus:
         """Count the channels in; subscribe the new ones and wait until Redis confirms, so
         that whatever is published after this returns reaches this node."""
         fresh = []
+        waits: list[asyncio.Future[None]] = []
+        loop = asyncio.get_running_loop()
         for channel in channels:
             self._subs[channel] += 1
             if self._subs[channel] == 1:
                 fresh.append(channel)
-        if not fresh:
-            return
-        loop = asyncio.get_running_loop()
-        futures = []
-        for channel in fresh:
-            future: asyncio.Future[None] = loop.create_future()
-            self._confirm.setdefault(channel, deque()).append(future)
-            futures.append(future)
+                future: asyncio.Future[None] = loop.create_future()
+                self._confirm.setdefault(channel, deque()).append(future)
+                self._pending[channel] = future
+                waits.append(future)
+            elif channel in self._pending:  # subscribed by another, not yet confirmed
+                waits.append(self._pending[channel])
         try:
-            await self.pubsub.subscribe(*fresh)
+            if fresh:
+                await self.pubsub.subscribe(*fresh)
         except Exception as exc:
             raise BusError(f"the bus refused a subscription: {exc}") from None
         try:
-            await asyncio.wait_for(asyncio.gather(*futures), RPC_SECONDS)
+            await asyncio.wait_for(asyncio.gather(*map(asyncio.shield, waits)), RPC_SECONDS)
         except TimeoutError:
             raise BusError("the bus did not confirm a subscription") from None
+        finally:
+            for channel in fresh:
+                self._pending.pop(channel, None)
 
     async def unsubscribe(self, *channels: str) -> None:
         """Count the channels out; unsubscribe those nobody wants any more."""
@@ -333,12 +339,13 @@ class Cluster:
                     await self.hub.write(
                         store.register_node, self.node, self.address, self.lease_seconds
                     )
+                # the rooms owned before reading: one taken meanwhile is not in what was read
+                owned = [(h, h.lease) for h in self.hub.rooms.values() if h.lease is not None]
                 held = await self.hub.read(store.held, self.node)
-                for number, handle in list(self.hub.rooms.items()):
-                    lease = handle.lease
-                    if lease is not None and held.get(handle.room.id) != lease.epoch:
-                        log.warning("room %s: lease taken by another node", number)
-                        self.drop(number)
+                for handle, lease in owned:
+                    if handle.lease == lease and held.get(handle.room.id) != lease.epoch:
+                        log.warning("room %s: lease taken by another node", handle.room.number)
+                        self.drop(handle.room.number)
                 await self._forget_dead_peers()
             except asyncio.CancelledError:
                 raise
