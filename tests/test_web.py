@@ -47,12 +47,22 @@ def shots() -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
 
 
-def create_room(page: Page, server: Server, variant: str, hands: int, bots: int = 3) -> str:
-    """Create a room from the lobby's form (human seats beyond `bots`); the room number."""
+def create_room(
+    page: Page,
+    server: Server,
+    variant: str,
+    hands: int,
+    bots: int = 3,
+    fill: dict[str, str] | None = None,
+) -> str:
+    """Create a room from the lobby's form (human seats beyond `bots`; `fill` sets option
+    fields); the room number."""
     page.goto(f"{server.http}/")
     page.wait_for_selector("#create")
     page.select_option("#variant", variant)
     page.wait_for_selector(f"#create[data-variant={variant}]")
+    for option, value in (fill or {}).items():
+        page.fill(f"[data-opt={option}]", value)
     page.fill("#hands", str(hands))
     page.fill("#turn", "90")
     for seat in (1, 2, 3):
@@ -318,6 +328,39 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
             page.wait_for_selector("text=总结算")
             assert "房间解散" in page.inner_text(".settle")
             no_raw_json(page)
+
+
+def test_escape_is_offered_in_a_hand_and_says_what_it_costs(
+    browser: Browser, server: Server
+) -> None:
+    """逃跑 (RULES.md 0.9) only while a hand is in play: a confirm step says what it costs
+    under the room's escape penalty (5 to each other seat, 15 in all); staying changes
+    nothing; leaving ends the hand and the match, the settlement shows the payments."""
+    with watched_page(browser, PHONE) as (page, _, _):
+        room = create_room(page, server, "hainan", hands=4, fill={"escape_penalty": "5"})
+        assert page.locator("[data-act=escape]").count() == 0  # not before the start
+        start(page)
+        page.wait_for_selector(".table [data-act=escape], .tools [data-act=escape]")
+        page.click("[data-act=escape]")
+        box = page.locator("#overlay .confirm")
+        text = box.inner_text()
+        assert "逃跑" in text and "5 分" in text and "15 分" in text, text
+        no_sideways_scroll(page)
+        page.click("[data-confirm=no]")  # stay: nothing sent, the hand goes on
+        page.wait_for_selector("#overlay", state="hidden")
+        assert page.evaluate("window.majiang.acted") == 0
+        state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
+        assert state["status"] == "playing"
+        page.click("[data-act=escape]")
+        page.click("[data-confirm=yes]")
+        page.wait_for_selector("text=总结算")
+        assert "逃跑" in page.inner_text(".settle")
+        items = page.locator(".item").all_inner_texts()
+        assert len(items) == 3 and all("5" in i and "→" in i for i in items), items
+        assert page.locator("[data-act=escape]").count() == 0  # the match is over
+        state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
+        assert state["status"] == "finished" and state["totals"] == [-15, 5, 5, 5]
+        no_raw_json(page)
 
 
 def test_four_humans_play_a_hand_in_one_room(browser: Browser, server: Server) -> None:

@@ -6,7 +6,7 @@ import { getLang, pick, t, variantName } from "./i18n.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
-import { countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
+import { confirmBox, countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
 
 const LOG_KEEP = 40;
 
@@ -461,10 +461,33 @@ export class Game {
     else if (what === "remove-bot") this.removeBot(Number(el.getAttribute("data-seat")));
     else if (what === "copy") this.copyLink();
     else if (what === "rules") document.getElementById("rules-btn").click();
+    else if (what === "escape") this.escape();
     else if (what === "watch") {
       this.held = null;
       this.connect();
     }
+  }
+
+  /** 逃跑 (RULES.md 0.9): allowed to a seat at any moment of a hand; asked first, saying
+   * what it costs under the room's escape_penalty. */
+  async escape() {
+    if (!this.canEscape()) return;
+    const pen = Number((this.view.options || {}).escape_penalty || 0);
+    const cost = pen ? t("escape_cost", { pen, all: 3 * pen }) : t("escape_free");
+    const sure = await confirmBox(
+      `<h2>${esc(t("escape_title"))}</h2><p class="escape-cost">${esc(cost)}</p>`,
+      esc(t("escape_yes")),
+      esc(t("escape_no")),
+    );
+    if (sure && this.canEscape()) {
+      this.send({ type: "action", action: { type: "escape" } });
+      this.acted += 1;
+    }
+  }
+
+  /** A seat may escape while a hand is in play (not once it has ended). */
+  canEscape() {
+    return this.seat != null && this.view != null && this.view.phase !== "end" && this.room.status === "playing";
   }
 
   tapTile(tile) {
@@ -814,7 +837,8 @@ export class Game {
     const me = this.seat != null ? this.room.seats[this.seat] : null;
     const tools = (me
       ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>`
-      : "") + this.dissolveButton();
+      : "") + this.dissolveButton() +
+      (this.canEscape() ? `<button type="button" data-act="escape" class="quiet danger">${esc(t("escape_btn"))}</button>` : "");
     const log = `<details class="log" open><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
     const why = this.seat != null ? this.restrictionItems() : [];
     const whyHtml = why.length

@@ -41,6 +41,35 @@ function openRules() {
   overlay.hidden = false;
 }
 
+/** Ask before something that cannot be undone: `html` says what it costs; resolves true
+ * for `yes`, false for `no`, a tap outside the box or Escape. */
+export function confirmBox(html, yes, no) {
+  const overlay = document.getElementById("overlay");
+  overlay.innerHTML = `<div class="panel confirm" role="alertdialog" aria-label="${yes}">${html}` +
+    `<div class="row"><button type="button" class="danger" data-confirm="yes">${yes}</button>` +
+    `<button type="button" class="primary" data-confirm="no" data-close>${no}</button></div></div>`;
+  overlay.hidden = false;
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      overlay.removeEventListener("click", onClick);
+      document.removeEventListener("keydown", onKey);
+      resolve(answer);
+    };
+    const onClick = (e) => {
+      if (e.target.closest("[data-confirm=yes]")) {
+        overlay.hidden = true;
+        overlay.innerHTML = "";
+        done(true);
+      } else if (e.target === overlay || e.target.closest("[data-close]")) done(false);
+    };
+    const onKey = (e) => {
+      if (e.key === "Escape") done(false);
+    };
+    overlay.addEventListener("click", onClick);
+    document.addEventListener("keydown", onKey);
+  });
+}
+
 /** Draw the rules panel again if it is open (what is in force has changed). */
 export function refreshRules() {
   const overlay = document.getElementById("overlay");
