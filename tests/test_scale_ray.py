@@ -260,3 +260,47 @@ def test_run_chunks_keeps_chunk_order_whatever_finishes_first() -> None:
     got = run_chunks(double, None, list(range(40)), Backend("ray"), seen.append)
     assert got == [2 * i for i in range(40)]
     assert sorted(seen) == got
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "ray"
+
+
+def test_the_ray_up_cluster_file_is_one_ray_up_accepts() -> None:
+    """examples/ray/cluster.yaml passes the checks ``ray up`` makes (Ray's own defaults and
+    schema); a key Ray does not know is refused by the same checks."""
+    import jsonschema
+    import yaml
+    from ray.autoscaler._private.util import prepare_config, validate_config
+
+    config = yaml.safe_load((EXAMPLES / "cluster.yaml").read_text())
+    prepared = prepare_config(config)
+    validate_config(prepared)
+    assert prepared["provider"]["type"] == "local"
+    assert prepared["max_workers"] == len(config["provider"]["worker_ips"])
+    with pytest.raises(jsonschema.ValidationError):
+        validate_config({**prepared, "min_workers": 3})
+
+
+def test_the_kuberay_job_runs_the_same_command_line() -> None:
+    """examples/ray/raycluster.yaml: a RayJob whose entrypoint is a majiang simulate command
+    line that the CLI accepts, on Ray, joining its cluster."""
+    import shlex
+
+    import yaml
+
+    from majiang.cli import _parser
+
+    job = yaml.safe_load((EXAMPLES / "raycluster.yaml").read_text())
+    assert (job["apiVersion"], job["kind"]) == ("ray.io/v1", "RayJob")
+    argv = shlex.split(job["spec"]["entrypoint"])
+    assert argv[0] == "majiang"
+    args = _parser().parse_args(argv[1:])
+    assert (args.command, args.backend, args.address) == ("simulate", "ray", "auto")
+    cluster = job["spec"]["rayClusterSpec"]
+    assert cluster["workerGroupSpecs"][0]["replicas"] >= 1
+    images = {
+        c["image"]
+        for group in [cluster["headGroupSpec"], *cluster["workerGroupSpecs"]]
+        for c in group["template"]["spec"]["containers"]
+    }
+    assert len(images) == 1  # the driver's majiang and Ray on every node
