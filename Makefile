@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-server tables mutation clean
+.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,10 @@ bench-engine: $(STAMP)
 bench-simulate: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python bench/bench_simulate.py --markdown bench/RESULTS.md
+
+# majiang simulate on a process pool beside Ray, and Ray's overhead per chunk (~5 min)
+bench-scale: $(STAMP)
+	$(BIN)/python bench/bench_scale.py --markdown bench/RESULTS.md
 
 bench-replay: $(STAMP)
 	$(BIN)/python bench/bench_replay.py --markdown bench/RESULTS.md

@@ -444,12 +444,12 @@ def _record_files(tmp: Path) -> dict[str, str]:
 TOKENS = ["-1", "0", "1", "2", "x", "", "3", "true", "5z", "9z", "1f", "4s", "dealer_run=x",
           "lao=3", "horses=false", "birds=9", "S1: peng 111m<S0", "peng 222p<S0", "XKP", "XQ",
           "123m456m789p234s11z", "123m456m789p23s11z", "horses=3p", "S1: 777z", "guangdong",
-          "hangzhou", "hainan", "hongzhong", "taizhou", "riichi"]
+          "hangzhou", "hainan", "hongzhong", "taizhou", "riichi", "process", "auto", "ray://127.0.0.1:1"]
 OPTIONS = {
     "score": ["--hand", "--win", "--by", "--seat", "--dealer", "--from", "--option", "--counter",
               "--reserved", "--flowers", "--chain", "--melds", "--others"],
     "simulate": ["--variant", "--option", "--hands", "--matches", "--match-hands", "--bots",
-                 "--seed", "--workers", "--records"],
+                 "--seed", "--workers", "--records", "--backend", "--chunk", "--address"],
     "waits": ["--wild"],
     "replay": ["--json"],
     "rules": [],

@@ -110,6 +110,10 @@ class Player:
         self.reconnects = 0
         self.acted = 0
         self.ws: ClientConnection | None = None
+        self.last = -1
+        """The seq of the last message this client got (a snapshot's included)."""
+        self.history: dict[int, tuple[Any, Any]] = {}
+        """seq -> (type, seat) of every room event this client saw."""
 
     def url(self) -> str:
         node = self.nodes[self.at % len(self.nodes)]
@@ -131,11 +135,33 @@ class Player:
 
     def check(self, m: dict[str, Any]) -> None:
         server_message.validate_python(m)
+        self.order(m)
         if m["type"] == "hand_end":
             return
         for path, seat, _ in concealed_fields(m):
             assert self.seat is not None and seat == self.seat, (self.seat, path, m)
         assert not WALL_KEYS & set(keys(m)), m
+
+    def order(self, m: dict[str, Any]) -> None:
+        """One connection's messages in seq order, whichever server sent them: a snapshot
+        never goes back (what a seat was shown was stored: a new owner's rebuild has it);
+        every other message is the next room event, or the echo of this seat's own hidden
+        decision, which repeats the seq it followed (its step's events come after)."""
+        kind, seq = m["type"], m["seq"]
+        if kind == "error":
+            return
+        if kind == "snapshot":
+            assert seq >= self.last, ("a snapshot went back", self.last, m)
+            self.last = seq
+            return
+        event = m.get("event") or {}
+        echo = kind == "event" and seq == self.last and event.get("seat") == self.seat
+        if echo and self.token is not None and not m["legal"]:
+            return
+        assert seq == self.last + 1, ("out of order", self.last, m)
+        self.last = seq
+        if kind == "event":
+            self.history[seq] = (event.get("type"), event.get("seat"))
 
     async def play(self) -> dict[str, Any]:
         """Until match_end (its message), reconnecting when dropped."""
@@ -182,15 +208,6 @@ class Player:
             self.acted += 1
             await ws.send(json.dumps({"type": "action", "action": action}))
 
-    def events(self) -> dict[int, tuple[Any, Any]]:
-        """seq -> (type, seat) of every room event this client saw."""
-        out: dict[int, tuple[Any, Any]] = {}
-        for m in self.messages:
-            if m["type"] == "event":
-                ev = m["event"]
-                out.setdefault(m["seq"], (ev.get("type"), ev.get("seat")))
-        return out
-
 
 async def open_room(
     nodes: list[Server], hands: int, turn_seconds: int = 0
@@ -222,7 +239,7 @@ async def check_finished(nodes: list[Server], room: str, players: list[Player]) 
     assert all(e["totals"] == totals for e in ends)  # type: ignore[index]
     history: dict[int, tuple[Any, Any]] = {}
     for p in players:
-        for seq, ev in p.events().items():
+        for seq, ev in p.history.items():
             assert history.setdefault(seq, ev) == ev, (seq, history[seq], ev)
     async with httpx.AsyncClient(timeout=TIMEOUT) as http:
         for node in alive(nodes):
@@ -472,6 +489,57 @@ def test_a_stale_owner_racing_the_new_one_never_both_append() -> None:
             with pytest.raises(LeaseLost):
                 old.append(room, [(40, "x", {})], stale)
             new.set_status(room, "playing", fresh)
+        finally:
+            old.close()
+            new.close()
+
+
+def test_an_owner_frozen_inside_a_write_does_not_hold_a_takeover_forever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The owner's append is frozen (as by SIGSTOP) just after its fence share-locked the
+    lease row, its transaction left open; its heartbeat expires. Another node's acquire
+    must not wait for it forever: PostgreSQL ends the idle transaction (the limit every
+    node sets, ``limit_idle_transactions``), the lease moves with the next epoch, and the
+    frozen append, woken, stores nothing."""
+    with postgres_schema() as url:
+        old, new = Store(url), Store(url)
+        try:
+            old.limit_idle_transactions(1.0)  # what each node sets (its lease seconds)
+            old.register_node("first", "-", 60)
+            new.register_node("second", "-", 60)
+            room = _room(old)
+            fenced, wake = threading.Event(), threading.Event()
+            fence = old._fenced_out
+
+            def frozen(cursor: object, rooms: set[int], leases: Any) -> set[int]:
+                lost = fence(cursor, rooms, leases)
+                fenced.set()
+                wake.wait(120)
+                return lost
+
+            monkeypatch.setattr(old, "_fenced_out", frozen)
+            errors: list[object] = []
+            batch = [(room, [(0, "x", {"by": "old"})])]
+            owner = threading.Thread(
+                target=lambda: errors.extend(old.append_many(batch, {room: Lease("first", 1)}))
+            )
+            owner.start()
+            assert fenced.wait(60), "the owner's append never reached its fence"
+            new.retire_node("first")
+            taken: list[int | None] = []
+            taker = threading.Thread(target=lambda: taken.append(new.acquire(room, "second")))
+            taker.start()
+            taker.join(60)
+            stuck = taker.is_alive()
+            wake.set()
+            owner.join(60)
+            taker.join(60)
+            assert not stuck, "the takeover waited for the frozen owner's transaction"
+            assert taken == [2]
+            assert new.lease_of(room) == ("second", 2, True)
+            assert new.events(room) == []
+            assert len(errors) == 1 and errors[0] is not None, errors
         finally:
             old.close()
             new.close()

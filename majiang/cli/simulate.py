@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from majiang.bots import BOTS, make_bot, play_hand
 from majiang.bots.arena import mean_ci
+from majiang.cli.backends import BACKENDS, Backend, run_chunks
 from majiang.engine.match import Match
 from majiang.errors import MajiangError, OptionError
 from majiang.records import record_json
@@ -23,7 +24,8 @@ from majiang.rules import VARIANTS, get_variant
 __all__ = ["SimConfig", "SimStats", "parse_option", "run_simulation"]
 
 CHUNK = 25
-"""Hands per task sent to a worker; the progress bar moves by chunks."""
+"""Matches per chunk of work sent to a worker (``--chunk``); the progress bar moves by chunks.
+Results never depend on it: every match's seed comes from its index."""
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -95,6 +97,9 @@ class SimStats:
     self_draws: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     deal_ins: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     patterns: Counter[str] = field(default_factory=Counter)
+    records: list[tuple[str, str]] = field(default_factory=list)
+    """(file name, majiang-record/1 JSON) per match with --records, written by the driver as
+    each chunk arrives, so that workers on other machines need no shared disk."""
 
     def merge(self, other: SimStats) -> None:
         """Add another worker's totals."""
@@ -107,10 +112,12 @@ class SimStats:
             self.self_draws[s] += other.self_draws[s]
             self.deal_ins[s] += other.deal_ins[s]
         self.patterns.update(other.patterns)
+        self.records.extend(other.records)
 
 
-def _play_units(config: SimConfig, start: int, count: int) -> SimStats:
+def _play_units(config: SimConfig, chunk: tuple[int, int]) -> SimStats:
     """Play matches ``start`` .. ``start+count-1``; the seed of each is derived from its index."""
+    start, count = chunk
     stats = SimStats()
     for unit in range(start, start + count):
         seed = config.seed * 1_000_003 + unit
@@ -137,50 +144,59 @@ def _play_units(config: SimConfig, start: int, count: int) -> SimStats:
                     stats.self_draws[res.win.winner] += 1
                 stats.patterns.update(res.patterns)
         if config.records:
-            path = Path(config.records) / f"{config.variant}-{config.seed}-{unit:07d}.json"
-            try:
-                path.write_text(json.dumps(record_json(match), ensure_ascii=False))
-            except OSError as err:
-                raise MajiangError(
-                    f"--records: cannot write {str(path)!r}: {err.strerror}"
-                ) from None
+            name = f"{config.variant}-{config.seed}-{unit:07d}.json"
+            stats.records.append((name, json.dumps(record_json(match), ensure_ascii=False)))
     return stats
 
 
-def _chunks(total: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, CHUNK):
-        yield start, min(CHUNK, total - start)
+def _chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, total, size):
+        yield start, min(size, total - start)
 
 
 def run_simulation(
-    config: SimConfig, workers: int | None = None, progress: bool = True
+    config: SimConfig,
+    workers: int | None = None,
+    progress: bool = True,
+    backend: Backend | None = None,
+    chunk: int = CHUNK,
 ) -> tuple[SimStats, float]:
-    """Run the simulation; returns the totals and the wall time in seconds."""
+    """Run the simulation on the backend (default: ``workers`` processes); returns the
+    totals, merged in match order whatever the backend, and the wall time in seconds."""
     config.validate()
-    if workers is not None and workers < 1:
-        raise MajiangError(f"--workers must be at least 1, got {workers}")
+    backend = backend or Backend("process", workers)
+    if chunk < 1:
+        raise MajiangError(f"--chunk must be at least 1, got {chunk}")
+    backend.check()
     if config.records:
         _records_dir(config.records)
-    workers = workers or os.cpu_count() or 1
     stats = SimStats()
     t0 = time.perf_counter()
-    chunks = list(_chunks(config.units))
+    chunks = list(_chunks(config.units, chunk))
     bar = _progress(progress)
     with bar:
         task = bar.add_task("hands", total=config.units * config.per_unit)
-        if workers == 1:
-            for start, count in chunks:
-                part = _play_units(config, start, count)
-                stats.merge(part)
-                bar.update(task, advance=part.hands)
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(_play_units, config, s, c) for s, c in chunks]
-                for fut in futures:
-                    part = fut.result()
-                    stats.merge(part)
-                    bar.update(task, advance=part.hands)
+
+        def arrived(part: SimStats) -> None:
+            if config.records:
+                _write_records(Path(config.records), part.records)
+                part.records = []
+            bar.update(task, advance=part.hands)
+
+        parts = run_chunks(_play_units, config, chunks, backend, arrived)
+    for part in parts:
+        stats.merge(part)
     return stats, time.perf_counter() - t0
+
+
+def _write_records(directory: Path, records: list[tuple[str, str]]) -> None:
+    """Write a chunk's records as it arrives (their names come from the match indices)."""
+    for name, text in records:
+        path = directory / name
+        try:
+            path.write_text(text)
+        except OSError as err:
+            raise MajiangError(f"--records: cannot write {str(path)!r}: {err.strerror}") from None
 
 
 def _records_dir(name: str) -> None:
@@ -227,8 +243,9 @@ def _progress(enabled: bool, label: str = "simulating") -> Any:
     )
 
 
-def summary_json(config: SimConfig, stats: SimStats, seconds: float) -> dict[str, Any]:
-    """The totals as a JSON document (``--json``)."""
+def summary_json(config: SimConfig, stats: SimStats) -> dict[str, Any]:
+    """The totals as a JSON document (``--json``): a function of the configuration alone, the
+    same bytes for one process, N processes or Ray (so it carries no timing)."""
     seats = []
     for s in range(4):
         mean, ci = mean_ci(stats.points[s])
@@ -251,10 +268,13 @@ def summary_json(config: SimConfig, stats: SimStats, seconds: float) -> dict[str
         "decisions": stats.decisions,
         "draw_rate": stats.draws / stats.hands if stats.hands else 0.0,
         "seats": seats,
-        "patterns": dict(stats.patterns.most_common()),
-        "seconds": seconds,
-        "hands_per_second": stats.hands / seconds if seconds else 0.0,
+        "patterns": dict(_patterns(stats)),
     }
+
+
+def _patterns(stats: SimStats) -> list[tuple[str, int]]:
+    """Patterns by count, ties by name (an order that no merge order can change)."""
+    return sorted(stats.patterns.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def print_summary(config: SimConfig, stats: SimStats, seconds: float) -> None:
@@ -291,7 +311,7 @@ def print_summary(config: SimConfig, stats: SimStats, seconds: float) -> None:
         pt.add_column("wins", justify="right")
         pt.add_column("share of wins", justify="right")
         won = max(1, stats.hands - stats.draws)
-        for name, n in stats.patterns.most_common():
+        for name, n in _patterns(stats):
             pt.add_row(name, f"{n:,}", f"{n / won:.1%}")
         console.print(pt)
 
@@ -310,9 +330,17 @@ def main(args: Any) -> int:
         records=args.records,
     )
     config.validate()
-    stats, seconds = run_simulation(config, args.workers, progress=not args.json)
+    backend = Backend(args.backend, args.workers, args.address)
+    chunk = CHUNK if args.chunk is None else args.chunk
+    stats, seconds = run_simulation(config, progress=not args.json, backend=backend, chunk=chunk)
     if args.json:
-        print(json.dumps(summary_json(config, stats, seconds), ensure_ascii=False, indent=2))
+        print(json.dumps(summary_json(config, stats), ensure_ascii=False, indent=2))
+        rate = stats.hands / seconds if seconds else 0.0
+        print(
+            f"{stats.hands:,} hands in {seconds:.1f} s ({rate:,.0f} hands/s) on "
+            f"{backend.describe()}",
+            file=sys.stderr,
+        )
     else:
         print_summary(config, stats, seconds)
     return 0
@@ -339,7 +367,31 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument(
-        "--workers", type=int, default=None, help="processes (default: the machine's cores)"
+        "--workers",
+        type=int,
+        default=None,
+        help="processes, or with --backend ray the CPUs of the local runtime / tasks in flight "
+        "(default: the machine's cores)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="process: this machine (default); ray: Ray tasks, locally or on a cluster "
+        "(extra scale; the same numbers either way)",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: join a cluster (auto, ray://host:port or host:port) "
+        "instead of starting a local runtime",
+    )
+    p.add_argument(
+        "--chunk",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"matches per task (default {CHUNK}); never changes the results",
     )
     p.add_argument("--records", metavar="DIR", help="write every match as majiang-record/1")
     p.add_argument("--json", action="store_true", help="print the totals as JSON")

@@ -308,6 +308,7 @@ class Cluster:
         """Enter the node in the database, connect the bus, start the heartbeat and the scan
         (which takes the rooms nobody owns: all of them when the first node starts)."""
         store = self.hub.store
+        store.limit_idle_transactions(self.lease_seconds)
         await self.hub.write(store.register_node, self.node, self.address, self.lease_seconds)
         await self.bus.start(self.inbox)
         self.loops = [
@@ -467,7 +468,6 @@ class Cluster:
             handle.timer.cancel()
             handle.timer = None
         handle.lease = None
-        self.queues.pop(number, None)
         self._spawn(self.bus.unsubscribe(self.channel(number, "in")))
 
     def forget(self, number: str) -> None:
@@ -599,11 +599,12 @@ class Cluster:
         if queue is not None:
             queue.append(op)
             return
-        self.queues[number] = deque([op])
-        self._spawn(self._drain(number))
+        queue = self.queues[number] = deque([op])
+        self._spawn(self._drain(number, queue))
 
-    async def _drain(self, number: str) -> None:
-        queue = self.queues[number]
+    async def _drain(self, number: str, queue: deque[Op]) -> None:
+        """Serve ``queue`` to its end, also after the room was dropped: whatever was queued
+        for it then is answered "retry" (sent to the new owner), never lost."""
         try:
             while queue:
                 op = queue.popleft()

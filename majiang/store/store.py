@@ -644,6 +644,29 @@ class Store:
         if self._sqlite:
             raise StoreError(f"{what} needs PostgreSQL: several servers share one database")
 
+    def limit_idle_transactions(self, seconds: float) -> None:
+        """Have PostgreSQL end any transaction of this store left idle for ``seconds``
+        (``idle_in_transaction_session_timeout``), releasing its locks. A node frozen inside
+        a write (stopped, swapped out, a VM paused) holds its fence's share lock on the
+        lease row, and a takeover's update of that row would wait for it forever; with
+        this it waits ``seconds`` at most (docs/scaling.md). Connections opened before are
+        closed, so every connection gets it."""
+        self._postgres_only("a limit on idle transactions")
+        ms = max(1, round(seconds * 1000))
+
+        def limit(dbapi_connection: object, _record: ConnectionPoolEntry) -> None:
+            cursor = getattr(dbapi_connection, "cursor")()  # noqa: B009 - DB-API, untyped
+            cursor.execute(
+                "SELECT set_config('idle_in_transaction_session_timeout', %s, false)",
+                (str(ms),),
+            )
+            cursor.close()
+            getattr(dbapi_connection, "commit")()  # noqa: B009
+
+        event.listen(self._engine, "connect", limit)
+        self._drop_raw()
+        self._engine.dispose()
+
     def register_node(self, node: str, address: str, seconds: float) -> None:
         """Enter a server process (``node``, a unique name) with a heartbeat good for
         ``seconds``; the leases it takes expire when its heartbeat does."""
