@@ -88,6 +88,7 @@ def test_arena_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: P
         (["--variant", "nowhere"], "nowhere"),
         (["--option", "birds=7", "--variant", "hongzhong"], "birds"),
         (["--plot", "/no/such/dir/a.png"], "--plot: no directory"),
+        (["--address", "auto"], "--address joins a Ray cluster"),
     ],
 )
 def test_arena_bad_arguments_are_one_line(

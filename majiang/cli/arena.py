@@ -8,13 +8,14 @@ for a seed whatever ``--workers`` (docs/bots.md).
 from __future__ import annotations
 
 import json
-import os
-from concurrent.futures import ProcessPoolExecutor
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from majiang.bots import BOTS
 from majiang.bots.arena import ArenaConfig, ArenaResult, DealResult, merge, play_deals, seating_for
+from majiang.cli.backends import BACKENDS, Backend, run_chunks
 from majiang.cli.simulate import parse_option
 from majiang.errors import MajiangError
 from majiang.rules import VARIANTS, get_variant
@@ -30,32 +31,30 @@ def _chunks(total: int, size: int) -> list[tuple[int, int]]:
 
 
 def run(
-    config: ArenaConfig, workers: int = 1, progress: bool = False, chunk: int = CHUNK
+    config: ArenaConfig,
+    backend: Backend | None = None,
+    progress: bool = False,
+    chunk: int = CHUNK,
 ) -> ArenaResult:
-    """Play the arena over chunks of ``chunk`` deals on ``workers`` processes."""
+    """Play the arena over chunks of ``chunk`` deals on the backend (default: this
+    process), merged in deal order whatever the backend."""
     config.validate()
-    if workers < 1:
-        raise MajiangError(f"--workers must be at least 1, got {workers}")
+    backend = backend or Backend("process", 1)
     if chunk < 1:
         raise MajiangError(f"--chunk must be at least 1, got {chunk}")
+    backend.check()
     chunks = _chunks(config.deals, chunk)
-    deals: list[DealResult] = []
     from majiang.cli.simulate import _progress
 
     bar = _progress(progress, "arena")
     with bar:
         task = bar.add_task("hands", total=config.deals * 4)
-        if workers == 1:
-            for c in chunks:
-                deals += play_deals(config, c)
-                bar.update(task, advance=4 * c[1])
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(play_deals, config, c) for c in chunks]
-                for c, fut in zip(chunks, futures, strict=True):
-                    deals += fut.result()
-                    bar.update(task, advance=4 * c[1])
-    return merge(config, deals)
+
+        def arrived(part: list[DealResult]) -> None:
+            bar.update(task, advance=4 * len(part))
+
+        parts = run_chunks(play_deals, config, chunks, backend, arrived)
+    return merge(config, [deal for part in parts for deal in part])
 
 
 def arena_json(config: ArenaConfig, result: ArenaResult) -> dict[str, Any]:
@@ -168,10 +167,13 @@ def main(args: Any) -> int:
         parent = Path(args.plot).resolve().parent
         if not parent.is_dir():
             raise MajiangError(f"--plot: no directory {str(parent)!r}")
-    workers = args.workers if args.workers is not None else os.cpu_count() or 1
-    result = run(config, workers, progress=not args.json, chunk=args.chunk)
+    backend = Backend(args.backend, args.workers, args.address)
+    t0 = time.perf_counter()
+    result = run(config, backend, progress=not args.json, chunk=args.chunk)
+    seconds = time.perf_counter() - t0
     if args.json:
         print(json.dumps(arena_json(config, result), ensure_ascii=False, indent=2))
+        print(f"{result.hands:,} hands in {seconds:.1f} s on {backend.describe()}", file=sys.stderr)
     else:
         print_table(config, result)
     if args.plot:
@@ -198,8 +200,30 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument(
-        "--workers", type=int, default=None, help="processes (default: the machine's cores)"
+        "--workers",
+        type=int,
+        default=None,
+        help="processes, or with --backend ray the CPUs of the local runtime / tasks in flight "
+        "(default: the machine's cores)",
     )
-    p.add_argument("--chunk", type=int, default=CHUNK, help=f"deals per task (default {CHUNK})")
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="process: this machine (default); ray: Ray tasks, locally or on a cluster "
+        "(extra scale; the same numbers either way)",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: join a cluster (auto, ray://host:port or host:port)",
+    )
+    p.add_argument(
+        "--chunk",
+        type=int,
+        default=CHUNK,
+        metavar="N",
+        help=f"deals per task (default {CHUNK}); never changes the results",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE.png", help="draw means, CIs and points per hand")
