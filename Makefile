@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl,plot]"
 	touch $(STAMP)
 
 # the browser game: majiang serve on the embedded SQLite database (~/.majiang/majiang.db),

@@ -36,7 +36,8 @@ def test_greedy_beats_random_in_the_arena(variant: str) -> None:
 def test_arena_is_duplicate_every_bot_in_every_seat() -> None:
     """Two identical bots share the points of a deal exactly, so both means are equal."""
     result = arena("guangdong", ["random", "random", "random", "random"], deals=3, seed=1)
-    assert len(result.scores) == 1 and len(result.scores[0].points) == 12
+    score = result.scores[0]
+    assert len(result.scores) == 1 and len(score.points) == 48 and len(score.per_deal) == 3
     assert sum(result.scores[0].points) == 0
 
 

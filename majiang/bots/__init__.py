@@ -22,11 +22,21 @@ from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, TypeGuard
 
 from majiang.bots.greedy import GreedyBot
+from majiang.bots.plus import GreedyPlusBot
 from majiang.engine.state import HandState
 from majiang.observation import Observation
 from majiang.values import Action, Phase
 
-__all__ = ["BOTS", "BlindBot", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_hand"]
+__all__ = [
+    "BOTS",
+    "BlindBot",
+    "Bot",
+    "GreedyBot",
+    "GreedyPlusBot",
+    "RandomBot",
+    "make_bot",
+    "play_hand",
+]
 
 
 class Bot(Protocol):
@@ -70,7 +80,19 @@ class RandomBot:
         return legal[int(self.rng.random() * len(legal))]
 
 
-BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _search(rng: random.Random) -> Bot:
+    """The determinized Monte Carlo bot (majiang.bots.search), imported when seated."""
+    from majiang.bots.search import SearchBot
+
+    return SearchBot(rng)
+
+
+BOTS: dict[str, Callable[[random.Random], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "greedy+": GreedyPlusBot,
+    "search": _search,
+}
 """Bot factories by name; each takes the injected random.Random."""
 
 

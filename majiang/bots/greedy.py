@@ -132,6 +132,22 @@ class GreedyBot:
             # many ties: weigh acceptance only for the four loneliest tiles
             best.sort(key=lambda pair: self._company(hand, pair[0].tile))
             best = best[:4]
+        scored = self._gains(obs, hand, best, wild, flags, low)
+        top = max(g for g, _ in scored)
+        choices = [a for g, a in scored if g == top]
+        return choices[self.rng.randrange(len(choices))]
+
+    def _gains(
+        self,
+        obs: Observation,
+        hand: list[int],
+        best: list[tuple[Action, list[int]]],
+        wild: int | None,
+        flags: Shapes,
+        low: int,
+    ) -> list[tuple[int, Action]]:
+        """Each discard of ``best`` with its acceptance: the unseen tiles that would
+        lower its shanten ``low``."""
         unseen = self._unseen(obs, hand)
         allowed = set(self._kinds(obs))
         # only kinds next to a held tile (or the wild) can be worth drawing
@@ -162,9 +178,7 @@ class GreedyBot:
                     gain += unseen[k]
                 rest.pop()
             scored.append((gain, a))
-        top = max(g for g, _ in scored)
-        choices = [a for g, a in scored if g == top]
-        return choices[self.rng.randrange(len(choices))]
+        return scored
 
     def _claim(
         self,

@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("record", help="path of the record (JSON)")
     r.add_argument("--json", action="store_true", help="print exactly majiang-result/1")
+    from majiang.cli.arena import add_parser as add_arena
     from majiang.cli.bot import add_parser as add_bot
     from majiang.cli.score import add_parser as add_score
     from majiang.cli.serve import add_parser as add_serve
@@ -71,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     from majiang.cli.verify import add_parser as add_verify
 
     add_simulate(sub)
+    add_arena(sub)
     add_score(sub)
     add_serve(sub)
     add_bot(sub)
@@ -100,6 +102,7 @@ def _overview() -> str:
         "  majiang replay RECORD [--json]     replay a game record and explain the result",
         "  majiang rules [VARIANT]            variants and their room options",
         "  majiang simulate --variant V ...   many seeded hands between bots, in parallel",
+        "  majiang arena --bots A,B ...       bots compared on duplicate deals, with 95% CIs",
         "  majiang waits HAND [--wild TILE]   shanten and waits of a hand",
         "  majiang score VARIANT --hand ... --win TILE --by self|discard|rob|kong",
         "                                     patterns, value and every payment of a win",
@@ -280,6 +283,10 @@ def _main(argv: Sequence[str] | None) -> int:
             from majiang.cli.simulate import main as simulate
 
             return simulate(args)
+        elif args.command == "arena":
+            from majiang.cli.arena import main as arena
+
+            return arena(args)
         elif args.command == "serve":
             from majiang.cli.serve import main as serve
 

@@ -214,7 +214,7 @@ def _records_dir(name: str) -> None:
         raise MajiangError(f"--records {name!r}: the directory is not writable")
 
 
-def _progress(enabled: bool) -> Any:
+def _progress(enabled: bool, label: str = "simulating") -> Any:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -232,7 +232,7 @@ def _progress(enabled: bool) -> Any:
             return Text(f"{speed:,.0f} hands/s" if speed else "")
 
     return Progress(
-        TextColumn("[bold]simulating"),
+        TextColumn(f"[bold]{label}"),
         BarColumn(),
         MofNCompleteColumn(),
         Rate(""),

@@ -28,6 +28,7 @@ __all__ = [
     "COMMON_NAMES",
     "BaseRules",
     "Option",
+    "PlayHints",
     "Reserved",
     "Restriction",
     "Rules",
@@ -408,6 +409,22 @@ class BaseRules:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayHints:
+    """What a variant pays and punishes, in the terms a bot that weighs more than shanten
+    needs (greedy+, docs/bots.md); the defaults change nothing from greedy."""
+
+    defence: float = 0.0
+    """How much a discard that may feed a ready-looking seat costs against hand progress
+    (0: discard wins are rare or cheap, never weigh them)."""
+    raw_tile_live: int | None = None
+    """From this live count on, discarding a kind nobody has discarded makes the
+    discarder liable for a win on it: prefer known kinds."""
+    wild_chain: bool = False
+    """Throwing a drawn wild from a hand ready on any tile multiplies the next
+    self-draw (财飘): do so rather than win at once."""
+
+
+@dataclass(frozen=True, slots=True)
 class Variant:
     """A rule set: its tables and its hooks."""
 
@@ -464,6 +481,8 @@ class Variant:
     """Rules that take choices away from a player, in words, most defining first."""
     readings: tuple[str, ...] = ()
     """How this project reads the rules where the seeds leave a choice, in plain words."""
+    play: PlayHints = PlayHints()
+    """What the variant pays and punishes, for bots (greedy+)."""
     reserved: tuple[Reserved, ...] = ()
     """Purposes tiles may be set aside for, in the order they are taken from the back
     (RULES.md 0.3); ``reserved_counts`` says how many of each a hand takes."""

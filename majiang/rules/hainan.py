@@ -7,6 +7,7 @@ from majiang.rules.base import (
     FIRST_DEALER,
     BaseRules,
     Option,
+    PlayHints,
     Restriction,
     Variant,
     escape_option,
@@ -370,4 +371,5 @@ HAINAN = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    play=PlayHints(defence=1.0),  # a deal-in pays 20, a discard win elsewhere 10 (3.5)
 )

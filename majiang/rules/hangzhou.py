@@ -12,6 +12,7 @@ from majiang.rules.base import (
     WILD_INDICATOR,
     BaseRules,
     Option,
+    PlayHints,
     Restriction,
     Variant,
     escape_option,
@@ -614,4 +615,5 @@ HANGZHOU = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    play=PlayHints(wild_chain=True),  # 财飘 doubles the next 爆头 (2.4)
 )

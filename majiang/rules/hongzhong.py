@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from majiang.hand import decompositions
-from majiang.rules.base import BaseRules, Option, Reserved, Restriction, Variant, escape_option
+from majiang.rules.base import (
+    BaseRules,
+    Option,
+    PlayHints,
+    Reserved,
+    Restriction,
+    Variant,
+    escape_option,
+)
 from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.values import (
@@ -374,4 +382,5 @@ HONGZHONG = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    play=PlayHints(defence=0.5),  # a deal-in pays the whole hu (4.5)
 )

@@ -17,6 +17,7 @@ from majiang.rules.base import (
     WILD_INDICATOR,
     BaseRules,
     Option,
+    PlayHints,
     Restriction,
     Variant,
     escape_option,
@@ -723,4 +724,5 @@ TAIZHOU = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    play=PlayHints(defence=1.0, raw_tile_live=30),  # 生牌 liability from R <= 30 (5.5)
 )

@@ -1,0 +1,220 @@
+"""search: determinized Monte Carlo from the seat's observation (issue 19).
+
+At a decision the prior (greedy+) cannot settle by itself, the bot draws worlds behind
+its observation (``majiang.engine.world``: the other hands and the wall from the tiles
+it cannot see, consistent with everything it has seen), plays each candidate action out
+to the end of the hand in every world with a fast policy, and scores the outcome with
+the variant's own settlement (the hand's ``result().deltas``, so every pattern,
+multiplier and liability of RULES.md counts). Every candidate meets the same worlds and
+the same rollout seeds (common random numbers), so their difference is measured with the
+luck of the deal taken out. It leaves the prior's choice only for a candidate whose mean
+beats it by more than the noise of the paired differences.
+
+It never reads hidden state: everything comes from ``observation`` and the bot's own
+``random.Random``, so it is deterministic for a seed whenever the sample budget, not the
+time budget, ends a search (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Literal
+
+from majiang.bots.greedy import Shapes, _sh
+from majiang.bots.plus import GreedyPlusBot
+from majiang.engine.state import HandState
+from majiang.engine.world import sample_hidden, world_from_observation
+from majiang.errors import MajiangError
+from majiang.observation import Observation
+from majiang.rules import get_variant
+from majiang.values import Action, Phase
+
+__all__ = ["RolloutBot", "SearchBot", "rollout"]
+
+SAMPLES = 12
+"""Worlds drawn per searched decision at most."""
+BUDGET = 0.08
+"""Seconds a search may take before it stops drawing worlds (the default keeps a
+decision within 100 ms on a 2-core machine)."""
+MIN_SAMPLES = 3
+"""Worlds a search plays before the time budget may stop it."""
+TOP = 3
+"""Discards searched at most: the prior's choice and the next best by shanten."""
+
+
+class RolloutBot:
+    """The fast policy of rollouts: every legal win, discards that lower shanten the most
+    (the loneliest tile first), no claims. It plays inside a world the searcher drew, so
+    it reads that world's hands directly (blind: no observation is built)."""
+
+    name = "rollout"
+    observes: Literal[False] = False
+
+    def __init__(self, state: HandState, flags: Shapes) -> None:
+        self.state = state
+        self.flags = flags
+
+    def act(self, observation: Observation | None, legal: Sequence[Action]) -> Action:
+        """The rollout choice among ``legal``."""
+        first = legal[0]
+        if first.type == "hu" or len(legal) == 1:
+            return first
+        st = self.state
+        if st.phase != Phase.TURN:
+            return legal[-1]  # pass
+        hand = st.hand_tiles(first.seat)
+        wild = st.wild
+        best: Action | None = None
+        key = (99, 99)
+        tried: set[int] = set()
+        for a in legal:
+            t = a.tile
+            if a.type != "discard" or t is None or t in tried or t == wild:
+                continue
+            tried.add(t)
+            rest = list(hand)
+            rest.remove(t)
+            k = (_sh(rest, wild, self.flags), _company(hand, t))
+            if k < key:
+                key, best = k, a
+        if best is None:
+            return next((a for a in legal if a.type == "discard"), legal[-1])
+        return best
+
+
+def _company(hand: list[int], tile: int) -> int:
+    if tile >= 27:
+        return 2 * hand.count(tile)
+    return sum(1 for t in hand if t < 27 and t // 9 == tile // 9 and abs(t - tile) <= 2)
+
+
+def rollout(world: HandState, flags: Shapes) -> None:
+    """Play ``world`` to its end with the fast policy in every seat."""
+    from majiang.bots import play_hand
+
+    play_hand(world, [RolloutBot(world, flags) for _ in range(4)])
+
+
+class SearchBot:
+    """Determinized Monte Carlo over the prior's few best actions."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        samples: int = SAMPLES,
+        budget: float | None = BUDGET,
+    ) -> None:
+        self.rng = rng
+        self.samples = samples
+        self.budget = budget
+        self.prior = GreedyPlusBot(rng)
+        self.searched = 0
+        """Decisions that were searched (the rest were the prior's alone)."""
+        self.changed = 0
+        """Searched decisions where the search left the prior's choice."""
+        self._flags: dict[str, Shapes] = {}
+
+    def _shapes(self, variant: str) -> Shapes:
+        flags = self._flags.get(variant)
+        if flags is None:
+            shapes = get_variant(variant).shapes
+            flags = Shapes(**{k: v for k, v in shapes.items() if k in Shapes._fields})
+            self._flags[variant] = flags
+        return flags
+
+    def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        """The searched choice among ``legal``, or the prior's where there is nothing to
+        search."""
+        choice = self.prior.act(observation, legal)
+        if len(legal) == 1 or choice.type == "hu":
+            return choice
+        cands = self.candidates(observation, legal, choice)
+        if len(cands) < 2:
+            return choice
+        seed = self.rng.getrandbits(63)
+        try:
+            best = self._search(observation, cands, seed)
+        except MajiangError:
+            return choice  # a world the observation does not pin down: keep the prior
+        self.searched += 1
+        if best is not choice:
+            self.changed += 1
+        return best
+
+    def candidates(
+        self, obs: Observation, legal: Sequence[Action], choice: Action
+    ) -> list[Action]:
+        """The actions worth searching, the prior's first: every choice of a claim window
+        (its wins, claims and the pass); in a turn, up to ``TOP`` discards tied with the
+        prior's on shanten, and a kong."""
+        if obs.phase != Phase.TURN:
+            return [choice, *[a for a in legal if a != choice]]
+        wild = obs.wild
+        flags = self._shapes(obs.variant)
+        seat = obs.seat
+        if seat is not None and obs.melds[seat]:
+            flags = flags._replace(seven_pairs=False, thirteen_orphans=False)
+        hand = list(obs.hand)
+        scored: list[tuple[int, int, Action]] = []
+        seen: set[int | None] = {choice.tile} if choice.type == "discard" else set()
+        low = 99
+        for a in legal:
+            if a.type != "discard" or a.tile in seen or a.tile == wild or a.tile is None:
+                continue
+            seen.add(a.tile)
+            rest = list(hand)
+            rest.remove(a.tile)
+            sh = _sh(rest, wild, flags)
+            low = min(low, sh)
+            scored.append((sh, _company(hand, a.tile), a))
+        if choice.type == "discard" and choice.tile is not None:
+            rest = list(hand)
+            rest.remove(choice.tile)
+            mine = _sh(rest, wild, flags)
+        else:
+            mine = low
+        scored.sort(key=lambda x: (x[0], x[1]))
+        out = [choice]
+        out += [a for sh, _, a in scored if sh <= mine][: TOP - 1]
+        out += [a for a in legal if a.type == "kong" and a != choice][:1]
+        return out
+
+    def _search(self, obs: Observation, cands: list[Action], seed: int) -> Action:
+        """Mean final points of each candidate over common worlds; the prior's (first)
+        unless another beats it by more than two standard errors of the paired
+        difference."""
+        seat = obs.seat
+        assert seat is not None
+        flags = self._shapes(obs.variant)
+        start = time.perf_counter()
+        outcomes: list[list[int]] = [[] for _ in cands]
+        for i in range(self.samples):
+            if (
+                self.budget is not None
+                and i >= MIN_SAMPLES
+                and time.perf_counter() - start > self.budget
+            ):
+                break
+            srng = random.Random(seed + i)
+            hidden = sample_hidden(obs, srng)
+            for j, action in enumerate(cands):
+                world = world_from_observation(obs, hidden)
+                world.apply(action)
+                rollout(world, flags)
+                outcomes[j].append(world.result().deltas[seat])
+        base = outcomes[0]
+        best, best_gain = cands[0], 0.0
+        for j in range(1, len(cands)):
+            diffs = [x - y for x, y in zip(outcomes[j], base, strict=True)]
+            n = len(diffs)
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
+            se = math.sqrt(var / n)
+            if mean > 2 * se and mean > best_gain:
+                best, best_gain = cands[j], mean
+        return best
