@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl,plot]"
 	touch $(STAMP)
 

@@ -382,6 +382,80 @@ def test_an_owner_frozen_past_its_lease_never_applies_an_action_after_it() -> No
         assert "no longer holds its lease" in log, log[-2000:]
 
 
+# -- the relay's epochs, forced message by message ---------------------------------------------
+
+
+class _Conn:
+    """What the relay needs of a connection: the texts it was given."""
+
+    def __init__(self) -> None:
+        self.got: list[str] = []
+        self.strikes = 0
+        self.closing = False
+
+    def put(self, text: str) -> None:
+        self.got.append(text)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closing = True
+
+
+def test_a_stale_owner_never_reaches_a_connection_attached_under_a_newer_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A node's connection attached by owner A (epoch 1); B takes the room (its notice,
+    epoch 2) and attaches it again. A, which has not noticed yet, answers a late attach
+    with its own snapshot and still publishes on the seat's channel: none of it reaches
+    the connection, whatever the order, while B's messages do; refusals pass from anyone."""
+    from types import SimpleNamespace
+
+    from majiang.server.app import Limits
+    from majiang.server.cluster import Cluster, Local
+
+    async def main() -> None:
+        hub: Any = SimpleNamespace(limits=Limits())
+        node = Cluster(hub, REDIS_URL, "t", LEASE, "-")
+        attaches: list[int] = []
+
+        async def attach(cid: int) -> None:
+            attaches.append(cid)
+
+        monkeypatch.setattr(node, "_attach", attach)
+        conn = _Conn()
+        seat, room = "t:r:7:s1", "7"
+        node.locals[1] = Local(conn, room, 1, "h", (seat, "t:r:7:all"))  # type: ignore[arg-type]
+        node.by_channel = {seat: {1}, "t:r:7:all": {1}}
+        inbox = node.inbox
+        node._on_bus(seat, b"m A 1\nbefore")  # not attached yet: in the snapshot
+        node._on_bus(inbox, b"c A 1:s:1\nsnapshot A1")
+        node._on_bus(seat, b"m A 1\nevent A1")
+        node._on_bus("t:r:7:all", b"o B 2\n")
+        await asyncio.sleep(0)
+        assert attaches == [1] and not node.locals[1].attached
+        node._on_bus(seat, b"m A 1\nlate event A1")  # published before A lost the room
+        node._on_bus(inbox, b"c B 1:s:2\nsnapshot B2")
+        node._on_bus(inbox, b"c A 1:s:1\nstale snapshot A1")  # A answered a late attach
+        node._on_bus(seat, b"m A 1\nstale event A1")
+        node._on_bus(inbox, b"c A 1:m:1\nstale snapshot asked A1")
+        node._on_bus(seat, b"m B 2\nevent B2")
+        node._on_bus(inbox, b"c A 1:e:0\nrefused: send it again")
+        node._on_bus("t:r:7:all", b"o A 1\n")  # A's notice of an older take, come late
+        node._on_bus(seat, b"m B 2\nevent B2 again")
+        await asyncio.sleep(0)
+        assert attaches == [1]
+        assert conn.got == [
+            "snapshot A1",
+            "event A1",
+            "snapshot B2",
+            "event B2",
+            "refused: send it again",
+            "event B2 again",
+        ]
+        await node.bus.redis.aclose()
+
+    asyncio.run(main())
+
+
 # -- the lease in the store, raced directly ---------------------------------------------------
 
 

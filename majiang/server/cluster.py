@@ -17,7 +17,11 @@ owner over Redis pub/sub and relay back what it publishes:
 
 A message on the bus is ``b"kind node arg\\n" + payload``. Redis keeps the order of one
 publisher's messages to one subscriber connection, which is all the protocol leans on: an
-owner's snapshot for a connection comes after every event it includes.
+owner's snapshot for a connection comes after every event it includes. What an owner sends
+for a room carries its lease epoch, and a node passes on only what comes from the epoch its
+connection was attached under, never a lower one: an owner that lost the room without
+knowing yet (its lease expired under load, or it was frozen) may still answer an attach or
+publish what it delivered before, and its connections must not go back to that.
 """
 
 from __future__ import annotations
@@ -259,6 +263,8 @@ class Local:
     token_hash: str | None
     channels: tuple[str, ...]
     attached: bool = False
+    epoch: int = 0
+    """The lease epoch of the owner whose snapshot attached it: only its messages pass."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
 
@@ -282,6 +288,8 @@ class Cluster:
         self.ids = itertools.count(1)
         self.replies: dict[str, asyncio.Future[Op]] = {}
         self.taking: dict[str, asyncio.Future[bool]] = {}
+        self.epochs: dict[str, int] = {}
+        """The highest owner epoch this node's connections of a room heard of."""
         self.queues: dict[str, deque[Op]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.loops: list[asyncio.Task[None]] = []
@@ -482,6 +490,7 @@ class Cluster:
         if peers is None:
             return
         number = handle.room.number
+        epoch = handle.lease.epoch if handle.lease is not None else 0
         for d in out.deliveries:
             if d.to == SPECTATORS:
                 targets: list[tuple[str, int]] = list(peers.spectators)
@@ -499,29 +508,42 @@ class Cluster:
             remote = False
             for node, cid in targets:
                 if node == self.node:
-                    self._to_local(cid, text, "m")
+                    self._to_local(cid, text, "m", epoch)
                 else:
                     remote = True
             if remote:
-                data = _envelope("m", self.node, "-", text.encode())
+                data = _envelope("m", self.node, epoch, text.encode())
                 self.bus.post(self.channel(number, which), data)
 
-    def to_peer(self, node: str, cid: int, text: str, flag: str) -> None:
-        """One message for one connection: ``flag`` s (its snapshot: it is attached from
-        then on), e (a refusal: counted against it) or m."""
+    def to_peer(
+        self, node: str, cid: int, text: str, flag: str, handle: Handle | None = None
+    ) -> None:
+        """One message for one connection, from ``handle``'s owner: ``flag`` s (its
+        snapshot: it is attached from then on), e (a refusal: counted against it) or m."""
+        epoch = handle.lease.epoch if handle is not None and handle.lease is not None else 0
         if node == self.node:
-            self._to_local(cid, text, flag)
+            self._to_local(cid, text, flag, epoch)
         else:
-            data = _envelope("c", self.node, f"{cid}:{flag}", text.encode())
+            data = _envelope("c", self.node, f"{cid}:{flag}:{epoch}", text.encode())
             self.bus.post(f"{self.prefix}:n:{node}", data)
 
-    def _to_local(self, cid: int, text: str, flag: str) -> None:
+    def _to_local(self, cid: int, text: str, flag: str, epoch: int) -> None:
+        """Pass a message from the owner of lease ``epoch`` on to connection ``cid``: a
+        snapshot from an epoch below one heard of is a stale owner's and is dropped (the
+        attach is made again); other messages pass only from the epoch attached under;
+        refusals always (they change nothing)."""
         local = self.locals.get(cid)
         if local is None:
             return
         conn = local.conn
         if flag == "s":
+            if epoch < self.epochs.get(local.room, 0):
+                return
+            self.epochs[local.room] = epoch
+            local.epoch = epoch
             local.attached = True
+        elif flag == "m" and epoch != local.epoch:
+            return
         if flag == "e":
             conn.strikes += 1
             conn.put(text)
@@ -538,9 +560,9 @@ class Cluster:
             return
         for seat, (node, cid) in peers.seats.items():
             handle.room.set_connected(seat, True)
-            self.to_peer(node, cid, _dumps(handle.room.snapshot(seat)), "m")
+            self.to_peer(node, cid, _dumps(handle.room.snapshot(seat)), "m", handle)
         for node, cid in peers.spectators:
-            self.to_peer(node, cid, _dumps(handle.room.snapshot(None)), "m")
+            self.to_peer(node, cid, _dumps(handle.room.snapshot(None)), "m", handle)
 
     # -- the bus -------------------------------------------------------------------------------
     def _on_bus(self, channel: str, data: bytes) -> None:
@@ -548,8 +570,8 @@ class Cluster:
         kind, node, arg = head.decode().split(" ", 2)
         if channel == self.inbox:
             if kind == "c":
-                conn_id, flag = arg.split(":")
-                self._to_local(int(conn_id), payload.decode(), flag)
+                conn_id, flag, sent_under = arg.split(":")
+                self._to_local(int(conn_id), payload.decode(), flag, int(sent_under))
             elif kind == "r":
                 future = self.replies.pop(arg, None)
                 if future is not None and not future.done():
@@ -570,10 +592,10 @@ class Cluster:
             return
         if node == self.node:
             return  # this node's own publish: its connections had it directly
-        text = payload.decode()
+        text, under = payload.decode(), int(arg)
         for cid in self.by_channel.get(channel, ()):
             local = self.locals.get(cid)
-            if local is not None and local.attached:
+            if local is not None and local.attached and local.epoch == under:
                 local.conn.strikes = 0
                 local.conn.put(text)
 
@@ -588,6 +610,9 @@ class Cluster:
                 log.warning("room %s: node %s took it (epoch %d)", number, node, epoch)
                 self.drop(number)
             return
+        if epoch <= self.epochs.get(number, 0):
+            return  # an older owner's notice, come late: its connections are attached since
+        self.epochs[number] = epoch
         for cid, local in list(self.locals.items()):
             if local.room == number:
                 local.attached = False
@@ -675,7 +700,7 @@ class Cluster:
                     self._close_peer(old, 4000, "replaced by a newer connection")
                 peers.seats[seat] = peer
                 handle.room.set_connected(seat, True)
-            self.to_peer(peer[0], peer[1], _dumps(handle.room.snapshot(seat)), "s")
+            self.to_peer(peer[0], peer[1], _dumps(handle.room.snapshot(seat)), "s", handle)
         return {"seat": seat}
 
     def _close_peer(self, peer: tuple[str, int], code: int, reason: str) -> None:
@@ -707,24 +732,24 @@ class Cluster:
             parsed = client_message.validate_json(op["text"])
         except ValidationError as err:
             why = _validation_message(err)
-            self.to_peer(node, cid, _error(handle.seq, "bad_message", why), "e")
+            self.to_peer(node, cid, _error(handle.seq, "bad_message", why), "e", handle)
             return
         async with handle.lock:
             if isinstance(parsed, SnapshotMsg):
-                self.to_peer(node, cid, _dumps(handle.room.snapshot(seat)), "m")
+                self.to_peer(node, cid, _dumps(handle.room.snapshot(seat)), "m", handle)
                 return
             try:
                 out = handle.room.handle(seat, parsed)
             except RoomError as err:
-                self.to_peer(node, cid, _error(handle.seq, err.code, str(err)), "e")
+                self.to_peer(node, cid, _error(handle.seq, err.code, str(err)), "e", handle)
                 return
             except MajiangError as err:
-                self.to_peer(node, cid, _error(handle.seq, "illegal", str(err)), "e")
+                self.to_peer(node, cid, _error(handle.seq, "illegal", str(err)), "e", handle)
                 return
             try:
                 await self.hub.commit(handle, out)
             except ApiError as err:
-                self.to_peer(node, cid, _error(handle.seq, err.code, err.message), "e")
+                self.to_peer(node, cid, _error(handle.seq, err.code, err.message), "e", handle)
 
     # -- a node asks the owner -----------------------------------------------------------------
     async def request(
@@ -831,6 +856,8 @@ class Cluster:
             conn.put(_error(0, code, str(getattr(err, "message", err))))
         finally:
             self.locals.pop(cid, None)
+            if all(other.room != number for other in self.locals.values()):
+                self.epochs.pop(number, None)
             for channel in channels:
                 members = self.by_channel.get(channel)
                 if members is not None:
@@ -855,19 +882,30 @@ class Cluster:
         if local is None:
             return
         op = {"op": "attach", "cid": cid, "seat": local.seat, "token_hash": local.token_hash}
-        try:
-            reply = await self.request(local.room, op)
-        except RoomClosed:
-            local.conn.close(1012, "the room closed: reconnect")
-            return
-        except ApiError as err:
-            local.conn.put(_error(0, err.code, err.message))
-            local.conn.close(1013, "no server owns the room now: reconnect")
-            return
-        if "error" in reply:
-            error = reply["error"]
-            local.conn.put(_error(0, str(error["code"]), str(error["message"])))
-            local.conn.close(4401, str(error["code"]))
+        deadline = time.monotonic() + 2 * self.lease_seconds + RPC_SECONDS
+        while True:
+            try:
+                reply = await self.request(local.room, op)
+            except RoomClosed:
+                local.conn.close(1012, "the room closed: reconnect")
+                return
+            except ApiError as err:
+                local.conn.put(_error(0, err.code, err.message))
+                local.conn.close(1013, "no server owns the room now: reconnect")
+                return
+            if "error" in reply:
+                error = reply["error"]
+                local.conn.put(_error(0, str(error["code"]), str(error["message"])))
+                local.conn.close(4401, str(error["code"]))
+                return
+            # the snapshot came before the reply (one owner, one order); dropped if a stale
+            # owner answered (a newer one is known): ask again, the new owner answers
+            if local.attached or cid not in self.locals:
+                return
+            if time.monotonic() > deadline:
+                local.conn.close(1013, "no server owns the room now: reconnect")
+                return
+            await asyncio.sleep(0.1 + random.random() * 0.2)
 
     async def _receive(self, cid: int, local: Local) -> None:
         """The connection's messages, checked here (size, rate, form), served by the owner."""
