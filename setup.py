@@ -1,4 +1,4 @@
-"""Build hook for the optional C accelerator; everything else is in pyproject.toml."""
+"""Build hook for the optional C accelerators; everything else is in pyproject.toml."""
 
 from setuptools import Extension, setup
 
@@ -9,6 +9,12 @@ setup(
             ["majiang/hand/_speedups.c"],
             optional=True,
             extra_compile_args=["-O2"],
-        )
+        ),
+        Extension(
+            "majiang.rl._encode",
+            ["majiang/rl/_encode.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
     ]
 )

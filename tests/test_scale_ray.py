@@ -68,6 +68,31 @@ def test_ray_prints_the_same_json_bytes_as_one_process_and_a_pool(variant: str) 
     assert "seconds" not in summary  # the timing goes to stderr: it differs run to run
 
 
+def arena(*argv: str) -> tuple[int, str, str]:
+    """``majiang arena ARGV`` in this process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["arena", *argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_the_arena_on_ray_prints_the_same_json_bytes_as_one_process_and_a_pool(
+    variant: str,
+) -> None:
+    """majiang arena: one process, two processes and Ray agree byte for byte."""
+    base = ["--variant", variant, "--bots", "greedy,random", "--hands", "6", "--seed", "4",
+            "--json"]
+    outs = []
+    for extra in (["--workers", "1"], ["--workers", "2", "--chunk", "1"],
+                  ["--backend", "ray", "--chunk", "2"]):
+        code, out, err = arena(*base, *extra)
+        assert code == 0, err
+        outs.append(out)
+    assert outs[0] == outs[1] == outs[2]
+    assert json.loads(outs[0])
+
+
 def test_ray_writes_the_same_records_as_one_process(tmp_path: Path) -> None:
     """--records: the same files with the same bytes, written by the driver."""
     dirs = []

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from majiang.errors import IllegalActionError
 from majiang.observation import Observation
+from majiang.rl.features import _c as _accelerator
 from majiang.tiles import NOTATION
 from majiang.values import Action, ActionType
 
@@ -27,6 +28,7 @@ __all__ = [
     "KONG",
     "PASS",
     "PENG",
+    "action_of",
     "action_to_index",
     "index_to_action",
     "legal_indices",
@@ -149,6 +151,12 @@ def index_to_action(index: int, observation: Observation) -> Action:
     seat = observation.seat
     if seat is None:
         raise IllegalActionError("a spectator's observation takes no action")
+    return action_of(index, seat, observation.window_tile, observation.wild)
+
+
+def action_of(index: int, seat: int, window_tile: int | None, wild: int | None) -> Action:
+    """``index_to_action`` from the three facts it reads: the deciding seat, the tile on
+    offer and the wild kind (the environments have them without an Observation)."""
     if type(index) is not int:
         try:
             index = int(index)  # numpy integers
@@ -156,7 +164,6 @@ def index_to_action(index: int, observation: Observation) -> Action:
             raise IllegalActionError(f"an action index is an int, got {index!r}") from None
     if not 0 <= index < ACTION_COUNT:
         raise IllegalActionError(f"action index {index} is outside 0-{ACTION_COUNT - 1}")
-    wild = observation.wild
     if index < CHI:
         return Action(seat, _A_DISCARD, index)
     if index == HU:
@@ -165,7 +172,7 @@ def index_to_action(index: int, observation: Observation) -> Action:
         return Action(seat, _A_PASS)
     name = ACTION_NAMES[index]
     if index < KONG:
-        t = observation.window_tile
+        t = window_tile
         if t is None:
             raise IllegalActionError(f"{name} needs a tile on offer; there is none")
         tiles: list[int | None]
@@ -190,14 +197,15 @@ def index_to_action(index: int, observation: Observation) -> Action:
     if block == 1:
         return Action(seat, _A_KONG, t, (wild,))
     wilds = block - 1
-    naturals = (4 if observation.window_tile is None else 3) - wilds
+    naturals = (4 if window_tile is None else 3) - wilds
     return Action(seat, _A_KONG, t, tuple(sorted((t,) * naturals + (wild,) * wilds)))
 
 
-def legal_indices(
+def _py_legal_indices(
     legal: Iterable[Action], window_tile: int | None, wild: int | None
 ) -> list[int]:
-    """The indexes of ``legal`` (an escape has none and is left out), in their order."""
+    """The indexes of ``legal`` (an escape has none and is left out), in their order:
+    the reference (``legal_indices`` is the C accelerator's, when built)."""
     out = []
     for a in legal:
         if a.type is _A_DISCARD:
@@ -207,6 +215,13 @@ def legal_indices(
         if i >= 0:
             out.append(i)
     return out  # type: ignore[return-value]
+
+
+legal_indices = _py_legal_indices
+"""The indexes of ``legal`` (an escape has none and is left out), in their order, given
+the tile on offer and the wild kind."""
+if _accelerator is not None:
+    legal_indices = _accelerator.legal_indices
 
 
 def describe(index: int) -> str:

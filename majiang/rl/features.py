@@ -7,14 +7,20 @@ value lies in [0, 1]. Tile planes are indexed by the 34 kinds; "constant" planes
 number across the row (a seat's wind, the tiles left …). The layout is frozen for v1;
 a change of meaning is a new ``ENCODING_VERSION`` and new env ids.
 
-The encoder writes index lists and fills the array with two numpy operations, so a batch
-of observations (``encode_batch``) costs one fill for all of them: it is the hot path of
-every environment.
+``encode`` / ``encode_batch`` are the reference: pure Python over an ``Observation``,
+writing index lists and filling the array with a few numpy operations per batch. The
+environments take the fast path, ``encode_state``: the C accelerator ``majiang.rl._encode``
+writes a row straight from the engine's hand, reading only what ``observe`` would copy for
+the seat (its own tiles, the public facts, another seat's concealed kong as face down), so
+no Observation is built; the same values, cell for cell (tests compare the two for every
+variant). Without the accelerator ``encode_state`` falls back to the reference.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -22,15 +28,20 @@ import numpy.typing as npt
 from majiang.observation import Observation
 from majiang.rules import VARIANTS, get_variant
 from majiang.tiles import NOTATION
-from majiang.values import JSON, MeldKind, OptionValue
+from majiang.values import JSON, ActionType, MeldKind, OptionValue, Phase, VariantState
+
+if TYPE_CHECKING:
+    from majiang.engine.state import HandState
 
 __all__ = [
     "ENCODING_VERSION",
     "PLANES",
     "PLANE_NAMES",
     "VARIANT_STATE_KEYS",
+    "HandContext",
     "encode",
     "encode_batch",
+    "encode_state",
 ]
 
 ENCODING_VERSION = 1
@@ -315,3 +326,105 @@ def encode_batch(
     seen = _SEEN @ out
     np.clip((have - seen) * 0.25, 0.0, 1.0, out=out[:, UNSEEN, :])
     return out
+
+
+# -- the fast path: a seat's row straight from the engine's hand ---------------------
+
+_NO_EXTRA: tuple[tuple[int, ...], tuple[tuple[int, int], ...]] = ((), ())
+
+
+def _state_extra(
+    vs: VariantState | None,
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """The variant's public state as the C encoder takes it: known kinds, and (constant
+    plane offset, absolute seat) pairs; the reading of ``_fill``."""
+    if vs is None:
+        return _NO_EXTRA
+    known: list[int] = []
+    seats: list[tuple[int, int]] = []
+    for key, value in vs.public().items():
+        how = VARIANT_STATE_KEYS.get(key)
+        if how == _TILES and isinstance(value, list):
+            for text in value:
+                kind = _KIND.get(text) if isinstance(text, str) else None
+                if kind is not None:
+                    known.append(kind)
+        elif how is not None:
+            offset = _STATE_OFFSET[key]
+            seats.extend((offset, s) for s in _seats(value) if 0 <= s <= 3)
+    return tuple(known), tuple(seats)
+
+
+class HandContext:
+    """What ``encode_state`` keeps of one hand: its facts fixed at the deal (variant,
+    revealed tiles, counters, tile set) and the last variant state it read."""
+
+    __slots__ = ("copies", "extra", "fixed", "state", "variant_state")
+
+    def __init__(self, state: HandState) -> None:
+        self.state = state
+        copies = copies_of(state.variant.id, state.options)
+        self.copies: npt.NDArray[np.float32] = copies[None, :]
+        counters = []
+        for name, value in state.counters.items():
+            spot = _COUNTERS.get(name)
+            if spot is not None:
+                counters.append((spot[0], min(value / spot[1], 1.0)))
+        revealed = tuple(t for tiles in state.revealed.values() for t in tiles if t < 34)
+        self.fixed = (
+            _VARIANT_INDEX.get(state.variant.id, -1),
+            revealed,
+            tuple(counters),
+            tuple(int(c) for c in copies.tolist()),
+        )
+        self.variant_state: object = None
+        self.extra = _NO_EXTRA
+
+
+def encode_state(
+    state: HandState, seat: int, out: npt.NDArray[np.float32], row: int,
+    context: HandContext,
+) -> None:
+    """Write ``seat``'s view of ``state`` as ``out[row]`` (``out`` C-contiguous float32,
+    rows of ``(PLANES, 34)``): ``encode(state.observation(seat))``, cell for cell, without
+    building the Observation. ``context`` is ``HandContext(state)``, kept for the hand."""
+    c = _c
+    if c is None:
+        encode_batch([state.observation(seat)], out=out[row : row + 1], copies=context.copies)
+        return
+    vs = state.variant_state
+    if vs is not context.variant_state:  # a variant state is an immutable value
+        context.variant_state = vs
+        context.extra = _state_extra(vs)
+    c.fill(out, row, state, seat, context.fixed, context.extra)
+
+
+def _accelerator() -> ModuleType | None:
+    """The C encoder, initialised and checked against this module's layout; None without
+    it (the pure Python path is the fallback)."""
+    try:
+        from majiang.rl import _encode
+    except ImportError:  # pragma: no cover - the pure Python path is the fallback
+        return None
+    _encode.init(
+        (Phase.TURN, Phase.CLAIM, Phase.ROB, Phase.DECLARE),
+        (MeldKind.CHI, MeldKind.PENG, MeldKind.KONG_CONCEALED),
+        (ActionType.DISCARD, ActionType.CHI, ActionType.PENG, ActionType.KONG,
+         ActionType.HU, ActionType.PASS),
+    )
+    mine = {
+        "PLANES": PLANES, "SEATS": SEATS, "SEAT_PLANES": SEAT_PLANES, "FLOWERS": FLOWERS,
+        "CONSTANT": CONSTANT, "N_CONST": _N_CONST, "UNSEEN": UNSEEN, "KNOWN": KNOWN,
+        "IN_PLAY": IN_PLAY, "WINDOW": WINDOW, "REVEALED": REVEALED, "WILD": WILD,
+        "DRAWN": DRAWN, "TAKEN": TAKEN, "CONCEALED": CONCEALED, "LIVE": 40,
+        "VARIANT": 44, "SIZE": 20, "PHASE": 16,
+    }
+    layout = _encode.layout()
+    assert all(layout[k] == v for k, v in mine.items()), "majiang.rl._encode is out of date"
+    return _encode
+
+
+_c = _accelerator()
+ACCELERATED = _c is not None
+"""True when the C encoder ``majiang.rl._encode`` is in use (``encode_state``, and
+``actions.legal_indices``)."""

@@ -19,7 +19,7 @@ from majiang.bots import Bot, make_bot
 from majiang.errors import IllegalActionError, OptionError
 from majiang.rl.actions import ACTION_COUNT
 from majiang.rl.aec import Obs, _check_common, observation_space, render_table
-from majiang.rl.features import copies_of, encode_batch
+from majiang.rl.features import PLANES
 from majiang.rl.table import Table
 
 __all__ = ["ILLEGAL", "MajiangGymEnv"]
@@ -73,18 +73,17 @@ class MajiangGymEnv(gymnasium.Env[Obs, int]):
         self.illegal_reward = float(illegal_reward)
         self.observation_space = observation_space()  # type: ignore[assignment]
         self.action_space = spaces.Discrete(ACTION_COUNT)  # type: ignore[assignment]
-        self._copies = copies_of(self.table.variant.id, self.table.options)[None, :]
         self._bots: list[Bot | None] = [None] * 4
 
     def _obs(self) -> Obs:
         table = self.table
         if table.seat == self.seat:
-            obs = table.observation()
             mask = table.mask(self.seat)
         else:  # the episode is over: the last view, nothing to decide
-            obs = table.state.observation(self.seat)
             mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        return {"observation": encode_batch([obs], copies=self._copies)[0], "action_mask": mask}
+        planes = np.empty((1, PLANES, 34), dtype=np.float32)
+        table.encode(self.seat, planes, 0)
+        return {"observation": planes[0], "action_mask": mask}
 
     def _play_others(self) -> float:
         """Bots decide until the learner must (or the episode ends); the learner's

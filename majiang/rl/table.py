@@ -21,7 +21,8 @@ from majiang.engine.match import Match
 from majiang.engine.state import HandState
 from majiang.errors import IllegalActionError, OptionError
 from majiang.observation import Observation
-from majiang.rl.actions import ACTION_COUNT, index_to_action, legal_indices, names
+from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, names
+from majiang.rl.features import HandContext, encode_state
 from majiang.rules import get_variant
 from majiang.values import Action, Phase
 
@@ -64,6 +65,7 @@ class Table:
         self.done = True
         self._obs: Observation | None = None
         self._legal: list[int] | None = None
+        self._context: HandContext | None = None
 
     @property
     def state(self) -> HandState:
@@ -119,12 +121,27 @@ class Table:
             obs = self._obs = self.state.observation(self.seat)
         return obs
 
+    def encode(self, seat: int, out: npt.NDArray[np.float32], row: int) -> None:
+        """Write ``seat``'s encoded observation now as ``out[row]`` (encoding v1, the
+        values of ``encode(state.observation(seat))``; ``features.encode_state``)."""
+        state = self.state
+        context = self._context
+        if context is None or context.state is not state:
+            context = self._context = HandContext(state)
+        encode_state(state, seat, out, row, context)
+
+    def _indices(self, seat: int) -> list[int]:
+        """``seat``'s legal action indexes, from the engine's legal list (what its
+        observation's ``legal`` holds, read against the same window tile and wild)."""
+        state = self.state
+        window = None if state.phase is _TURN else state.window_tile
+        return legal_indices(state.legal_actions(seat), window, state.wild)
+
     def legal(self) -> list[int]:
         """The deciding seat's legal action indexes (the mask's ones)."""
         legal = self._legal
         if legal is None:
-            obs = self.observation()
-            legal = self._legal = legal_indices(obs.legal, obs.window_tile, obs.wild)
+            legal = self._legal = self._indices(self.seat)
         return legal
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
@@ -133,8 +150,7 @@ class Table:
         if seat == self.seat:
             out[self.legal()] = 1
         elif self.seat >= 0:
-            obs = self.state.observation(seat)
-            out[legal_indices(obs.legal, obs.window_tile, obs.wild)] = 1
+            out[self._indices(seat)] = 1
         return out
 
     def check(self, seat: int, index: object) -> int:
@@ -148,11 +164,7 @@ class Table:
             value = -1
         if value < 0 or value != index or isinstance(index, bool):
             raise IllegalActionError(f"an action is an index 0-{ACTION_COUNT - 1}, got {index!r}")
-        if seat == self.seat:
-            legal = self.legal()
-        else:
-            obs = self.state.observation(seat)
-            legal = legal_indices(obs.legal, obs.window_tile, obs.wild)
+        legal = self.legal() if seat == self.seat else self._indices(seat)
         if value not in legal:
             raise IllegalActionError(
                 f"action {names([value])} is not legal for seat {seat} now; legal: {names(legal)}"
@@ -162,8 +174,9 @@ class Table:
     def act(self, seat: int, index: int) -> list[int] | None:
         """Apply ``seat``'s legal action ``index`` (``check`` it first); the hand's deltas
         if it ended, else None. Starts the match's next hand in a match episode."""
-        obs = self.observation() if seat == self.seat else self.state.observation(seat)
-        return self.apply(index_to_action(index, obs))
+        state = self.state
+        window = None if state.phase is _TURN else state.window_tile
+        return self.apply(action_of(index, seat, window, state.wild))
 
     def apply(self, action: Action) -> list[int] | None:
         """Apply a legal engine action (a bot's); as ``act``."""
