@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server tables mutation clean
+.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -57,6 +57,9 @@ bench-replay: $(STAMP)
 BENCH_SERVER_ARGS ?=
 bench-server: $(STAMP)
 	$(BIN)/python bench/bench_server.py --markdown bench/RESULTS.md $(BENCH_SERVER_ARGS)
+
+bench-bots: $(STAMP)
+	$(BIN)/python bench/bench_bots.py
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py

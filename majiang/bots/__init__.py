@@ -29,11 +29,13 @@ from majiang.values import Action, Phase
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "BlindBot",
     "Bot",
     "GreedyBot",
     "GreedyPlusBot",
     "RandomBot",
+    "auto_bot",
     "make_bot",
     "play_hand",
 ]
@@ -115,6 +117,23 @@ def _has_numpy() -> bool:
 
 if _has_numpy():
     BOTS["rl"] = _trained
+
+
+LEVELS: dict[str, tuple[str, str, str]] = {
+    "easy": ("简单", "Easy", "random"),
+    "normal": ("普通", "Normal", "greedy"),
+    "hard": ("困难", "Hard", "search"),
+}
+"""The levels players choose from (majiang play, the lobby): id -> (Chinese, English, bot)."""
+
+SEARCH_SECONDS = 5
+"""A turn timer at least this long (or none) leaves room for ``search`` (at most ~100 ms a
+decision) on a loaded server; a shorter one gets greedy+."""
+
+
+def auto_bot(turn_seconds: int) -> str:
+    """The strongest bot that fits a turn timer of ``turn_seconds`` (0: none), for 托管."""
+    return "search" if turn_seconds == 0 or turn_seconds >= SEARCH_SECONDS else "greedy+"
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:

@@ -39,8 +39,11 @@ SAMPLES = 12
 BUDGET = 0.08
 """Seconds a search may take before it stops drawing worlds (the default keeps a
 decision within 100 ms on a 2-core machine)."""
-MIN_SAMPLES = 3
+MIN_SAMPLES = 2
 """Worlds a search plays before the time budget may stop it."""
+NEAR = 1
+"""A turn is searched only when the prior's discard leaves the hand this close to ready
+(shanten): farther away, the rollouts cannot tell discards apart."""
 TOP = 3
 """Discards searched at most: the prior's choice and the next best by shanten."""
 
@@ -178,6 +181,8 @@ class SearchBot:
             mine = _sh(rest, wild, flags)
         else:
             mine = low
+        if mine > NEAR:
+            return [choice]
         scored.sort(key=lambda x: (x[0], x[1]))
         out = [choice]
         out += [a for sh, _, a in scored if sh <= mine][: TOP - 1]
@@ -194,12 +199,10 @@ class SearchBot:
         start = time.perf_counter()
         outcomes: list[list[int]] = [[] for _ in cands]
         for i in range(self.samples):
-            if (
-                self.budget is not None
-                and i >= MIN_SAMPLES
-                and time.perf_counter() - start > self.budget
-            ):
-                break
+            if self.budget is not None and i >= MIN_SAMPLES:
+                spent = time.perf_counter() - start
+                if spent + spent / i > self.budget:
+                    break  # the next world would end past the budget
             srng = random.Random(seed + i)
             hidden = sample_hidden(obs, srng)
             for j, action in enumerate(cands):

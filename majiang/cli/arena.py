@@ -142,8 +142,12 @@ def plot(config: ArenaConfig, result: ArenaResult, path: str) -> None:
     hi = max(max(s.points) for s in result.scores)
     bins = max(1, min(60, hi - lo + 1))
     for s in result.scores:
-        right.hist(s.points, bins=bins, range=(lo, hi + 1), alpha=0.5, label=s.name)
+        # density: a bot seated three times per rotation has three times the hands
+        right.hist(
+            s.points, bins=bins, range=(lo, hi + 1), alpha=0.5, label=s.name, density=True
+        )
     right.set_yscale("log")
+    right.set_ylabel("share of its hands")
     right.set_title(f"points per hand ({result.deals} deals x 4 seatings)", fontsize=9)
     right.legend()
     fig.tight_layout()

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Select, Static, Switch
 
+from majiang.bots import LEVELS
 from majiang.cli.session import ACTION_WORDS, Session, meld_tiles
 from majiang.engine.state import Action, Meld
 from majiang.errors import MajiangError
@@ -255,7 +256,7 @@ class StartScreen(Screen[None]):
             yield Select([(f"S{s}", s) for s in range(4)], value=0, allow_blank=False, id="seat")
             yield Label("Bots 机器人")
             yield Select(
-                [("greedy", "greedy"), ("random", "random")],
+                [(f"{zh} {en} ({bot})", bot) for zh, en, bot in LEVELS.values()],
                 value="greedy",
                 allow_blank=False,
                 id="bots",

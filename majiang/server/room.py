@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from majiang.bots import BOTS, Bot, make_bot
+from majiang.bots import BOTS, Bot, auto_bot, make_bot
 from majiang.engine import HandState, Match
 from majiang.errors import MajiangError
 from majiang.observation import Observation
@@ -56,7 +56,8 @@ SPECTATORS = -1
 EVERYONE = -2
 """A delivery to every connection of the room, seats and spectators."""
 AUTO_BOT = "greedy"
-"""The bot that plays for a seat on 托管 (auto)."""
+"""The bot of a seat on 托管 before issue 19; now ``auto_bot(turn_seconds)`` chooses the
+strongest that fits the room's turn timer."""
 WINDOWS = (Phase.CLAIM, Phase.ROB, Phase.DECLARE)
 CLOSED = ("finished", "dissolved")
 DISSOLVE_SECONDS = 180
@@ -709,7 +710,7 @@ class Room:
             legal = obs.legal
             if not legal or (st.phase in WINDOWS and len(legal) == 1):
                 continue  # pass only: auto_pass decides it
-            return self._bot(s, seat.bot or AUTO_BOT).act(obs, legal)
+            return self._bot(s, seat.bot or auto_bot(self.turn_seconds)).act(obs, legal)
         return None
 
     def _bot(self, s: int, name: str) -> Bot:

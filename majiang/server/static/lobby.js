@@ -8,6 +8,9 @@ import { esc } from "./table.js";
 import { setWhere, showRulesButton, toast } from "./ui.js";
 
 const DEFAULT_BOTS = { 1: "greedy", 2: "greedy", 3: "greedy" };
+// the levels players choose from (majiang.bots.LEVELS): 简单 / 普通 / 困难
+const LEVELS = { random: "level_easy", greedy: "level_normal", search: "level_hard" };
+const botLabel = (b) => (LEVELS[b] ? t("bot_level", { level: t(LEVELS[b]), bot: b }) : t("bot_named", { bot: b }));
 
 /** One option's input, generated from its declaration. */
 function optionField(o) {
@@ -72,7 +75,7 @@ export class Lobby {
     const seatRows = [1, 2, 3]
       .map((s) => {
         const choices = [`<option value="">${esc(t("human"))}</option>`]
-          .concat(this.bots.map((b) => `<option value="${esc(b)}"${DEFAULT_BOTS[s] === b ? " selected" : ""}>${esc(t("bot_named", { bot: b }))}</option>`))
+          .concat(this.bots.map((b) => `<option value="${esc(b)}"${DEFAULT_BOTS[s] === b ? " selected" : ""}>${esc(botLabel(b))}</option>`))
           .join("");
         return `<div class="field"><label for="seat-${s}">${esc(t("seat_n", { n: s }))}</label><select id="seat-${s}" data-seat="${s}">${choices}</select></div>`;
       })
