@@ -15,7 +15,7 @@ from typing import Any
 
 from majiang.bots import BOTS
 from majiang.bots.arena import ArenaConfig, ArenaResult, DealResult, merge, play_deals, seating_for
-from majiang.cli.backends import BACKENDS, Backend, run_chunks
+from majiang.cli.backends import Backend, add_backend_arguments, run_chunks
 from majiang.cli.simulate import parse_option
 from majiang.errors import MajiangError
 from majiang.rules import VARIANTS, get_variant
@@ -171,7 +171,7 @@ def main(args: Any) -> int:
         parent = Path(args.plot).resolve().parent
         if not parent.is_dir():
             raise MajiangError(f"--plot: no directory {str(parent)!r}")
-    backend = Backend(args.backend, args.workers, args.address)
+    backend = Backend.of(args)
     t0 = time.perf_counter()
     result = run(config, backend, progress=not args.json, chunk=args.chunk)
     seconds = time.perf_counter() - t0
@@ -203,31 +203,6 @@ def add_parser(sub: Any) -> None:
         "--hands", type=int, default=100, help="deals, each played in 4 seatings (default 100)"
     )
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="processes, or with --backend ray the CPUs of the local runtime / tasks in flight "
-        "(default: the machine's cores)",
-    )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="process",
-        help="process: this machine (default); ray: Ray tasks, locally or on a cluster "
-        "(extra scale; the same numbers either way)",
-    )
-    p.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="with --backend ray: join a cluster (auto, ray://host:port or host:port)",
-    )
-    p.add_argument(
-        "--chunk",
-        type=int,
-        default=CHUNK,
-        metavar="N",
-        help=f"deals per task (default {CHUNK}); never changes the results",
-    )
+    add_backend_arguments(p, "deals", CHUNK)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--plot", metavar="FILE.png", help="draw means, CIs and points per hand")

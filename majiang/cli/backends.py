@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from majiang.errors import MajiangError
 
-__all__ = ["BACKENDS", "Backend", "run_chunks"]
+__all__ = ["BACKENDS", "Backend", "add_backend_arguments", "run_chunks"]
 
 BACKENDS = ("process", "ray")
 """``process``: this machine's cores (one process when --workers 1); ``ray``: Ray tasks."""
@@ -78,6 +78,11 @@ class Backend:
                     f"({err.strerror or err})"
                 ) from None
 
+    @classmethod
+    def of(cls, args: Any) -> Backend:
+        """The backend the arguments of ``add_backend_arguments`` name."""
+        return cls(args.backend, args.workers, args.address)
+
     def describe(self) -> str:
         """One line for the progress output: where the work runs."""
         if self.name == "ray":
@@ -85,6 +90,38 @@ class Backend:
             return f"ray ({where})"
         n = self.processes
         return "one process" if n == 1 else f"{n} processes"
+
+
+def add_backend_arguments(p: Any, unit: str, chunk: int) -> None:
+    """``--workers``, ``--backend``, ``--address`` and ``--chunk`` (``unit`` per task, default
+    ``chunk``), the same for every command that runs seeded chunks; read by ``Backend.of``."""
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes, or with --backend ray the CPUs of the local runtime / tasks in flight "
+        "(default: the machine's cores)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="process: this machine (default); ray: Ray tasks, locally or on a cluster "
+        "(extra scale; the same numbers either way)",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="with --backend ray: join a cluster (auto, ray://host:port or host:port) "
+        "instead of starting a local runtime",
+    )
+    p.add_argument(
+        "--chunk",
+        type=int,
+        default=chunk,
+        metavar="N",
+        help=f"{unit} per task (default {chunk}); never changes the results",
+    )
 
 
 def _check_address(address: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from majiang.bots import BOTS, make_bot, play_hand
 from majiang.bots.arena import mean_ci
-from majiang.cli.backends import BACKENDS, Backend, run_chunks
+from majiang.cli.backends import Backend, add_backend_arguments, run_chunks
 from majiang.engine.match import Match
 from majiang.errors import MajiangError, OptionError
 from majiang.records import record_json
@@ -330,9 +330,10 @@ def main(args: Any) -> int:
         records=args.records,
     )
     config.validate()
-    backend = Backend(args.backend, args.workers, args.address)
-    chunk = CHUNK if args.chunk is None else args.chunk
-    stats, seconds = run_simulation(config, progress=not args.json, backend=backend, chunk=chunk)
+    backend = Backend.of(args)
+    stats, seconds = run_simulation(
+        config, progress=not args.json, backend=backend, chunk=args.chunk
+    )
     if args.json:
         print(json.dumps(summary_json(config, stats), ensure_ascii=False, indent=2))
         rate = stats.hands / seconds if seconds else 0.0
@@ -366,32 +367,6 @@ def add_parser(sub: Any) -> None:
         help=f"four bots by seat, from: {', '.join(BOTS)} (default greedy x4)",
     )
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="processes, or with --backend ray the CPUs of the local runtime / tasks in flight "
-        "(default: the machine's cores)",
-    )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="process",
-        help="process: this machine (default); ray: Ray tasks, locally or on a cluster "
-        "(extra scale; the same numbers either way)",
-    )
-    p.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="with --backend ray: join a cluster (auto, ray://host:port or host:port) "
-        "instead of starting a local runtime",
-    )
-    p.add_argument(
-        "--chunk",
-        type=int,
-        default=None,
-        metavar="N",
-        help=f"matches per task (default {CHUNK}); never changes the results",
-    )
+    add_backend_arguments(p, "matches", CHUNK)
     p.add_argument("--records", metavar="DIR", help="write every match as majiang-record/1")
     p.add_argument("--json", action="store_true", help="print the totals as JSON")
