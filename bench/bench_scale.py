@@ -12,7 +12,6 @@ Run: ``make bench-scale`` or ``python bench/bench_scale.py [--markdown FILE]``.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
 import sys
 import time
@@ -26,7 +25,7 @@ for path in (REPO, REPO / "bench"):
         sys.path.insert(0, str(path))
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
-from _common import git_rev, machine_facts, version  # noqa: E402
+from _common import append_markdown, git_rev, machine_facts, version  # noqa: E402
 
 from majiang.cli.backends import Backend, run_chunks  # noqa: E402
 from majiang.cli.simulate import SimConfig, run_simulation  # noqa: E402
@@ -99,15 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             ray.shutdown()
     load_after = os.getloadavg()
-    lines = [f"## {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC — bench/bench_scale.py", ""]
-    lines += [
-        f"- {fact}"
-        for fact in machine_facts(f"majiang 0.1.0 (git {git_rev()}), ray {version('ray')}")
-    ]
-    lines += [
-        f"- load average (1, 5, 15 min) before: {', '.join(f'{x:.1f}' for x in load_before)}; "
+    facts = [
+        *machine_facts(f"majiang 0.1.0 (git {git_rev()}), ray {version('ray')}"),
+        f"load average (1, 5, 15 min) before: {', '.join(f'{x:.1f}' for x in load_before)}; "
         f"after: {', '.join(f'{x:.1f}' for x in load_after)}",
-        "",
+    ]
+    lines = [
         f"`run_simulation` (what `majiang simulate` runs), {VARIANT}, one-hand matches, "
         f"chunks of {args.chunk}, best of {args.repeats}; wall clock including the process "
         "pool's start-up; Ray's runtime started before the timing "
@@ -146,12 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             else "No chunk size measured kept the overhead under 5%."
         ),
     ]
-    report = "\n".join(lines) + "\n"
-    print(report)
+    body = "\n".join(lines)
+    print("\n".join(f"- {fact}" for fact in facts) + "\n" + body)
     if args.markdown:
-        with open(args.markdown, "a", encoding="utf-8") as fh:
-            fh.write("\n" + report)
-        print(f"appended to {args.markdown}", file=sys.stderr)
+        append_markdown(Path(args.markdown), "bench/bench_scale.py", facts, body)
     return 0
 
 
