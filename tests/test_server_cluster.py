@@ -568,6 +568,84 @@ def test_a_stale_owner_racing_the_new_one_never_both_append() -> None:
             new.close()
 
 
+def test_a_room_missing_from_the_leases_is_refused_on_every_path() -> None:
+    """A fenced group append (leases given) stores nothing for a room it has no lease for:
+    on the one-transaction path, and on the room-by-room path it falls back to when the
+    group is refused (here: another room's seq is stored already)."""
+    with postgres_schema() as url:
+        store = Store(url)
+        try:
+            store.register_node("first", "-", 60)
+            held, other = _room(store), _room(store)
+            lease = Lease("first", 1)
+            assert store.append_many([(held, [(0, "x", {})])], {held: lease}) == [None]
+            for batch in (  # the group path; then the fallback (held's seq 0 is stored)
+                [(held, [(1, "x", {})]), (other, [(0, "x", {})])],
+                [(held, [(0, "x", {})]), (other, [(0, "x", {})])],
+            ):
+                errors = store.append_many(batch, {held: lease})
+                assert isinstance(errors[1], LeaseLost), errors
+            assert [e.seq for e in store.events(held)] == [0, 1]
+            assert store.events(other) == []
+            assert isinstance(store.append_many([(other, [(0, "x", {})])], {})[0], LeaseLost)
+            assert store.events(other) == []
+        finally:
+            store.close()
+
+
+def test_a_dropped_room_writes_nothing_from_a_task_that_still_holds_it() -> None:
+    """A node drops a room (another node took it) while its timer's commit waits for the
+    room's lock, and an HTTP join is queued behind it: once they run, neither stores
+    anything (no log entry, no status, no seat), whatever store call they make; each gets
+    503 ``moved``."""
+    from majiang.server.app import ApiError, BusConfig, Handle, Hub, create_app
+    from majiang.server.room import Outcome, Room
+    from majiang.store import SeatRow
+
+    async def main(url: str) -> None:
+        store = Store(url)
+        hub: Hub = create_app(store, bus=BusConfig(REDIS_URL, redis_prefix(), LEASE)).state.hub
+        node = hub.cluster
+        assert node is not None
+        try:
+            store.register_node(node.node, "-", 60)
+            await node.bus.start(node.inbox)
+            seats = [SeatRow(0, "东", None, "0" * 64)]
+            row = store.create_room(
+                number="654321", variant="guangdong", options={}, hands=1, turn_seconds=0,
+                seed=1, creator_addr="test", seats=seats, owner=node.node,
+            )  # fmt: skip
+            handle = Handle(Room(row, seats))
+            await node.adopt(handle, 1)
+            await handle.lock.acquire()
+
+            async def timer() -> None:  # what Hub.fire and a queued message do
+                async with handle.lock:
+                    await hub.commit(handle, Outcome(log=[(0, "x", {})], status="playing"))
+
+            late = asyncio.create_task(timer())
+            join = asyncio.create_task(node.http_ops["join"](handle, {"name": "p1"}))
+            await asyncio.sleep(0.05)
+            node.drop("654321")
+            handle.lock.release()
+            for task in (late, join):
+                with pytest.raises(ApiError) as refused:
+                    await task
+                assert refused.value.code == "moved", refused.value
+            assert "654321" not in hub.rooms
+            assert store.events(row.id) == []
+            fresh = store.room("654321")
+            assert fresh is not None and fresh.status == "waiting"
+            assert [s.seat for s in store.seats(row.id)] == [0]
+        finally:
+            await node.bus.stop()
+            hub.writer.shutdown(wait=True)
+            store.close()
+
+    with postgres_schema() as url:
+        asyncio.run(main(url))
+
+
 def test_an_owner_frozen_inside_a_write_does_not_hold_a_takeover_forever(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -354,7 +354,7 @@ class Cluster:
                 for handle, lease in owned:
                     if handle.lease == lease and held.get(handle.room.id) != lease.epoch:
                         log.warning("room %s: lease taken by another node", handle.room.number)
-                        self.drop(handle.room.number)
+                        self.drop(handle.room.number, handle)
                 await self._forget_dead_peers()
             except asyncio.CancelledError:
                 raise
@@ -466,17 +466,23 @@ class Cluster:
                 self._spawn(self._attach(cid))
         return True
 
-    def drop(self, number: str) -> None:
+    def drop(self, number: str, handle: Handle | None = None) -> None:
         """Stop owning a room (its lease is another node's now, or it was let go): its
-        timer, its inbound channel. This node's connections to it stay, relayed."""
-        handle = self.hub.rooms.pop(number, None)
+        timer, its inbound channel. This node's connections to it stay, relayed. With
+        ``handle``, that handle alone: its lease goes, so nothing still holding it writes
+        (Hub.fence); the room's handle here, if a newer one (taken again since), stays."""
+        current = self.hub.rooms.get(number)
+        if handle is None:
+            handle = current
         if handle is None:
             return
         if handle.timer is not None:
             handle.timer.cancel()
             handle.timer = None
         handle.lease = None
-        self._spawn(self.bus.unsubscribe(self.channel(number, "in")))
+        if handle is current:
+            del self.hub.rooms[number]
+            self._spawn(self.bus.unsubscribe(self.channel(number, "in")))
 
     def forget(self, number: str) -> None:
         """The hub let a closed room go: stop listening for it."""
