@@ -339,6 +339,7 @@ class Hub:
             return None
         if handle.lease is None:
             number = handle.room.number
+            log.warning("room %s: this server no longer holds its lease; nothing written", number)
             raise ApiError(503, "moved", f"room {number} moved to another server: send it again")
         return handle.lease
 
