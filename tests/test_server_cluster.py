@@ -53,7 +53,7 @@ T = TypeVar("T")
 def redis_prefix() -> str:
     """A channel prefix of this test alone; Redis unreachable fails the test."""
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=5).ping()
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=5, socket_timeout=5).ping()
     except redis.RedisError as exc:
         pytest.fail(
             f"Redis is required by the cluster tests and is not reachable at {REDIS_URL} "
@@ -548,6 +548,57 @@ def test_a_stale_owner_never_reaches_a_connection_attached_under_a_newer_one(
             "event B2 again",
         ]
         await node.bus.redis.aclose()
+
+    asyncio.run(main())
+
+
+class _PubSub:
+    """What Bus needs of redis-py's PubSub, fed by the test: subscriptions sent, and the
+    messages the reader gets (Redis's confirmations among them)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, ...]] = []
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def subscribe(self, *channels: str) -> None:
+        self.sent.append(channels)
+
+    async def unsubscribe(self, *channels: str) -> None:
+        self.sent.append(("-", *channels))
+
+    async def get_message(self, timeout: float | None = None) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_a_subscription_never_confirmed_does_not_take_the_next_ones_confirmation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat's channel subscribed, its confirmation lost (the wait ends with BusError);
+    the connection goes, the seat reconnects and subscribes the channel again: Redis's
+    confirmation of that one lets it through at once, and so for the next (a confirmation
+    is matched to the subscription waiting for it, never to one given up before)."""
+    from majiang.server import cluster as cl
+
+    async def main() -> None:
+        bus = cl.Bus(REDIS_URL, lambda channel, data: None)
+        fake = _PubSub()
+        bus.pubsub = fake
+        bus._tasks = [asyncio.create_task(bus._reader())]
+        monkeypatch.setattr(cl, "RPC_SECONDS", 0.2)
+        with pytest.raises(cl.BusError, match="did not confirm"):
+            await bus.subscribe("t:r:7:s1")
+        await bus.unsubscribe("t:r:7:s1")
+        for _ in range(2):
+            again = asyncio.create_task(bus.subscribe("t:r:7:s1"))
+            await asyncio.sleep(0.05)
+            fake.incoming.put_nowait({"type": "subscribe", "channel": b"t:r:7:s1"})
+            await asyncio.wait_for(again, 5)
+            await bus.unsubscribe("t:r:7:s1")
+        assert fake.sent == [("t:r:7:s1",), ("-", "t:r:7:s1")] * 3
+        await bus.stop()
 
     asyncio.run(main())
 
