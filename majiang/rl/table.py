@@ -163,12 +163,16 @@ class Table:
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """``seat``'s legal action mask now (all zeros when it has no decision)."""
-        out = np.zeros(ACTION_COUNT, dtype=np.int8)
+        out = np.zeros((1, ACTION_COUNT), dtype=np.int8)
         if seat == self.seat:
-            out[self.legal()] = 1
+            if self._legal is None:
+                self._load(out, 0)
+            else:
+                out[0, self._legal] = 1
         elif self.seat >= 0:
-            out[self._indices(seat)] = 1
-        return out
+            out[0, self._indices(seat)] = 1
+        row: npt.NDArray[np.int8] = out[0]
+        return row
 
     def write(
         self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8], row: int
