@@ -95,7 +95,7 @@ class Table:
                 self.seat = state.to_act()[-1]  # an instant declarer first, then the turn's
                 return
             state.auto_pass()
-            if state.phase is _TURN or state.result_ is not None:
+            if state.phase is _TURN or state.is_terminal():  # re-read: auto_pass may end it
                 continue
             waiting = state.to_act()
             if len(waiting) == 1:
