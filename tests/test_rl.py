@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import majiang.rl as rl
 from majiang.bots import BOTS, make_bot
@@ -50,6 +51,44 @@ def test_max_cycles_test_passes_on_the_parallel_env_and_its_aec_form(variant: st
         env=lambda **kw: parallel_to_aec(rl.parallel_env(variant, illegal="penalty", **kw)),
     )
     max_cycles_test(mod)
+
+
+def test_env_is_order_enforcing_and_observations_are_fresh_arrays() -> None:
+    """``env()`` is PettingZoo's order-enforcing wrapper (a subclass reading the env
+    directly): per-episode data and stepping before reset are refused as PettingZoo
+    does; every ``observe``/``last`` gives arrays of its own."""
+    env = rl.env("hongzhong")
+    assert isinstance(env, OrderEnforcingWrapper) and env.unwrapped is env.env
+    for name in ("agent_selection", "agents", "rewards", "terminations", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="private attribute"):
+        _ = env._rng
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    first, *_ = env.last()
+    again = env.observe(env.agent_selection)
+    assert first is not None and again is not None
+    first["observation"][:] = 9.0
+    first["action_mask"][:] = 0
+    fresh, *_ = env.last()
+    assert fresh is not None
+    assert (fresh["observation"] == again["observation"]).all()
+    assert (fresh["action_mask"] == again["action_mask"]).all() and fresh["action_mask"].any()
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _i = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps > 4 and env.agents == []
+    with pytest.raises(AssertionError, match="need to call step"):
+        env.reset(seed=4)
+        it = iter(env.agent_iter())
+        next(it)
+        next(it)
 
 
 def test_the_aec_env_truncates_after_max_cycles_moments_like_the_parallel_env() -> None:
