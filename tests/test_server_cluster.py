@@ -478,6 +478,51 @@ def test_an_owner_frozen_past_its_lease_never_applies_an_action_after_it() -> No
         assert "no longer holds its lease" in log, log[-2000:]
 
 
+def test_a_room_moving_between_live_nodes_loses_nothing() -> None:
+    """Owner changes with every node alive, as a late heartbeat makes them under load, but
+    forced: three times in one match, the room's owner (the database says which) is frozen
+    until the other node holds the lease with the next epoch, then woken. Seats and a
+    spectator are on both nodes, so each freeze stalls some clients too. Nobody is dropped,
+    every client sees one history, and every record replays to the totals they saw."""
+    with cluster(2) as nodes:
+
+        async def main() -> None:
+            room, tokens = await open_room(nodes, hands=2)
+            players = [Player(nodes, room, t, s, seed=30 + s) for s, t in enumerate(tokens)]
+            watcher = Player(nodes, room, None, 1, seed=39)
+            everyone = [*players, watcher]
+            tasks = [asyncio.create_task(p.play()) for p in everyone]
+            epochs = []
+            for moves in range(3):
+                deadline = time.monotonic() + 60
+                while sum(p.acted for p in players) < 10 * (moves + 1):
+                    assert time.monotonic() < deadline, f"play stalled before move {moves}"
+                    assert not any(t.done() for t in tasks), "the match ended too soon"
+                    await asyncio.sleep(0.02)
+                owner, epoch = await asyncio.to_thread(nodes.owner, room)
+                other = nodes[1] if owner is nodes[0] else nodes[0]
+                assert owner.proc is not None
+                os.kill(owner.proc.pid, signal.SIGSTOP)
+                try:
+                    deadline = time.monotonic() + 30
+                    while True:
+                        await asyncio.sleep(0.1)
+                        assert time.monotonic() < deadline, f"move {moves}: nobody took it"
+                        now, later = await asyncio.to_thread(nodes.owner, room)
+                        if now is other and later > epoch:
+                            break
+                finally:
+                    os.kill(owner.proc.pid, signal.SIGCONT)
+                epochs.append(later)
+            await within(180, "the match after three moves", asyncio.gather(*tasks), everyone)
+            assert epochs == sorted(set(epochs)) and epochs[0] >= 2, epochs
+            assert all(p.reconnects == 0 for p in everyone), [p.state() for p in everyone]
+            assert all(len(p.hand_ends) == 2 for p in everyone)
+            await check_finished(nodes, room, everyone)
+
+        asyncio.run(main())
+
+
 # -- the relay's epochs, forced message by message ---------------------------------------------
 
 
@@ -840,6 +885,84 @@ def test_an_owner_frozen_inside_a_write_does_not_hold_a_takeover_forever(
             assert new.lease_of(room) == ("second", 2, True)
             assert new.events(room) == []
             assert len(errors) == 1 and errors[0] is not None, errors
+        finally:
+            old.close()
+            new.close()
+
+
+class _FrozenAfterInsert:
+    """A store's kept connection whose cursor, once its insert is sent (psycopg pipelines
+    ``executemany``), stops as a frozen process would, its transaction left open."""
+
+    def __init__(self, raw: Any, sent: threading.Event, wake: threading.Event) -> None:
+        self.raw, self.sent, self.wake = raw, sent, wake
+
+    def cursor(self) -> Any:
+        real, sent, wake = self.raw.cursor(), self.sent, self.wake
+
+        class Cursor:
+            def executemany(self, sql: str, rows: Any) -> None:
+                real.executemany(sql, rows)
+                sent.set()
+                wake.wait(120)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(real, name)
+
+        return Cursor()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+def test_an_owner_frozen_after_its_insert_is_ended_by_the_takeover() -> None:
+    """The owner's group append is frozen just after its insert went out, its transaction
+    open, holding the lease row's share lock; PostgreSQL's idle limit does not end such a
+    transaction (after a pipelined insert the idle timer is not armed: still there past it).
+    The node taking the expired lease ends the frozen node's sessions (each node names its
+    sessions after itself), so it gets the lease at once, with the next epoch; the woken
+    append stores nothing."""
+    with postgres_schema() as url:
+        old, new = Store(url), Store(url)
+        try:
+            old.limit_idle_transactions(1.0)
+            old.name_sessions("first")
+            new.name_sessions("second")
+            old.register_node("first", "-", 60)
+            new.register_node("second", "-", 60)
+            room = _room(old)
+            sent, wake = threading.Event(), threading.Event()
+            old._raw = _FrozenAfterInsert(old._engine.raw_connection(), sent, wake)
+            errors: list[object] = []
+            batch = [(room, [(0, "x", {"by": "old"})])]
+            owner = threading.Thread(
+                target=lambda: errors.extend(old.append_many(batch, {room: Lease("first", 1)}))
+            )
+            owner.start()
+            try:
+                assert sent.wait(60), "the owner's append never sent its insert"
+                time.sleep(2.5)  # past the idle limit (1 s)
+                with new._read() as connection:
+                    states = connection.exec_driver_sql(
+                        "SELECT state FROM pg_stat_activity WHERE application_name = 'first' "
+                        "AND datname = current_database()"
+                    ).scalars().all()
+                assert "idle in transaction" in states, states
+                new.retire_node("first")
+                taken: list[int | None] = []
+                taker = threading.Thread(target=lambda: taken.append(new.acquire(room, "second")))
+                taker.start()
+                taker.join(30)
+                stuck = taker.is_alive()
+            finally:
+                wake.set()
+            owner.join(60)
+            taker.join(60)
+            assert not stuck, "the takeover waited for the frozen owner's transaction"
+            assert taken == [2]
+            assert new.lease_of(room) == ("second", 2, True)
+            assert new.events(room) == []
+            assert len(errors) == 1 and isinstance(errors[0], LeaseLost), errors
         finally:
             old.close()
             new.close()

@@ -324,6 +324,7 @@ class Cluster:
         (which takes the rooms nobody owns: all of them when the first node starts)."""
         store = self.hub.store
         store.limit_idle_transactions(self.lease_seconds)
+        store.name_sessions(self.node)
         await self.hub.write(store.register_node, self.node, self.address, self.lease_seconds)
         await self.bus.start(self.inbox)
         self.loops = [

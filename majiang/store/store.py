@@ -671,6 +671,24 @@ class Store:
         self._drop_raw()
         self._engine.dispose()
 
+    def name_sessions(self, node: str) -> None:
+        """Name every session of this store after ``node`` (``application_name``), so that
+        a node taking one of its expired leases can end them (``acquire``). Connections
+        opened before are closed, so every connection gets it."""
+        self._postgres_only("naming a node's sessions")
+        if not node or len(node) > 63 or not node.isascii() or not node.isprintable():
+            raise StoreError(f"node name {node!r}: 1 to 63 printable ASCII characters")
+
+        def name(dbapi_connection: object, _record: ConnectionPoolEntry) -> None:
+            cursor = getattr(dbapi_connection, "cursor")()  # noqa: B009 - DB-API, untyped
+            cursor.execute("SELECT set_config('application_name', %s, false)", (node,))
+            cursor.close()
+            getattr(dbapi_connection, "commit")()  # noqa: B009
+
+        event.listen(self._engine, "connect", name)
+        self._drop_raw()
+        self._engine.dispose()
+
     def register_node(self, node: str, address: str, seconds: float) -> None:
         """Enter a server process (``node``, a unique name) with a heartbeat good for
         ``seconds``; the leases it takes expire when its heartbeat does."""
@@ -712,9 +730,25 @@ class Store:
         it has none or its node's heartbeat expired: the new epoch, or None if a live node
         holds it (or the room is closed). Taking one's own lease again bumps the epoch (an
         older handle of the room in the same node can then no longer write). Two nodes
-        racing for one lease: the row lock lets exactly one win."""
+        racing for one lease: the row lock lets exactly one win.
+
+        The expired holder's sessions (``name_sessions``) are ended first: a node frozen
+        inside a fenced write holds the lease row's share lock, and PostgreSQL's idle limit
+        does not always end it (a transaction left after a pipelined insert is never timed
+        out), so the takeover would wait for it as long as it is frozen. Ended, its open
+        transaction rolls back and the lock goes; what it had committed, the taker reads."""
         self._postgres_only("a room lease")
         with self._write(f"room {room_id}: taking its lease") as connection:
+            connection.execute(
+                text(
+                    "SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a "
+                    "JOIN room_leases l ON l.room_id = :room AND a.application_name = l.node "
+                    "WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() "
+                    "AND l.node <> CAST(:node AS varchar) AND NOT EXISTS ("
+                    "SELECT 1 FROM nodes n WHERE n.node = l.node AND n.expires_at > now())"
+                ),
+                {"room": room_id, "node": node},
+            )
             row = connection.execute(
                 text(
                     "INSERT INTO room_leases (room_id, node, epoch, taken_at) "
