@@ -149,15 +149,7 @@ class GreedyBot:
         """Each discard of ``best`` with its acceptance: the unseen tiles that would
         lower its shanten ``low``."""
         unseen = self._unseen(obs, hand)
-        allowed = set(self._kinds(obs))
-        # only kinds next to a held tile (or the wild) can be worth drawing
-        near = {wild} if wild is not None else set()
-        for t in set(hand):
-            if t < 27:
-                near.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9 and x >= 0)
-            else:
-                near.add(t)
-        candidates = [k for k in sorted(near & allowed) if k is not None and unseen[k]]
+        candidates = self._near(obs, hand, wild, unseen)
         scored = []
         sp, to, quads, numbers = flags
         for a, rest in best:
@@ -179,6 +171,20 @@ class GreedyBot:
                 rest.pop()
             scored.append((gain, a))
         return scored
+
+    def _near(
+        self, obs: Observation, hand: list[int], wild: int | None, unseen: list[int]
+    ) -> list[int]:
+        """The unseen kinds in play that can be worth drawing: next to a held tile (within
+        two in its suit), a held honor, or the wild."""
+        allowed = set(self._kinds(obs))
+        near = {wild} if wild is not None else set()
+        for t in set(hand):
+            if t < 27:
+                near.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9 and x >= 0)
+            else:
+                near.add(t)
+        return [k for k in sorted(near & allowed) if unseen[k]]
 
     def _claim(
         self,

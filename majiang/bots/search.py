@@ -149,9 +149,7 @@ class SearchBot:
             self.changed += 1
         return best
 
-    def candidates(
-        self, obs: Observation, legal: Sequence[Action], choice: Action
-    ) -> list[Action]:
+    def candidates(self, obs: Observation, legal: Sequence[Action], choice: Action) -> list[Action]:
         """The actions worth searching, the prior's first: every choice of a claim window
         (its wins, claims and the pass); in a turn, up to ``TOP`` discards tied with the
         prior's on shanten, and a kong."""

@@ -724,5 +724,5 @@ TAIZHOU = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
-    play=PlayHints(defence=1.0, raw_tile_live=30),  # 生牌 liability from R <= 30 (5.5)
+    play=PlayHints(flush=4),  # 混一色 / 清一色 double the 牌点 two / four times (5.4)
 )
