@@ -59,7 +59,7 @@ bench-server: $(STAMP)
 	$(BIN)/python bench/bench_server.py --markdown bench/RESULTS.md $(BENCH_SERVER_ARGS)
 
 bench-bots: $(STAMP)
-	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_bots.py --markdown bench/RESULTS.md
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py

@@ -18,7 +18,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from majiang.bots.greedy import GreedyBot, Shapes, _sh
+from majiang.bots.greedy import (
+    GreedyBot,
+    Shapes,
+    _sh,
+    claim_choice,
+    company,
+    discard_shanten,
+    kong_now,
+)
 from majiang.hand.analysis import is_sets, waits
 from majiang.observation import Observation
 from majiang.rules import get_variant
@@ -134,19 +142,11 @@ class GreedyPlusBot(GreedyBot):
         if not discards:
             return legal[-1]
         safe = [a for a in discards if a.tile != wild] or discards
-        shs: dict[int, int] = {}
-        for a in safe:
-            assert a.tile is not None
-            if a.tile not in shs:
-                rest = list(hand)
-                rest.remove(a.tile)
-                shs[a.tile] = _sh(rest, wild, flags)
+        shs = discard_shanten(hand, [a.tile or 0 for a in safe], wild, flags)
         low = min(shs.values())
-        for a in legal:
-            if a.type == "kong" and not a.tiles:
-                rest = [t for t in hand if t != a.tile]
-                if len(rest) % 3 == 1 and _sh(rest, wild, flags) <= low + hints.kong:
-                    return a
+        kong = kong_now(legal, hand, wild, flags, low + hints.kong)
+        if kong is not None:
+            return kong
         unseen = self._unseen(obs, hand)
         defend = hints.defence > 0 or raw
         risk = self._risks(obs, shs, unseen, hints, raw) if defend else dict.fromkeys(shs, 0.0)
@@ -164,14 +164,14 @@ class GreedyPlusBot(GreedyBot):
                         key=lambda a: (
                             shs[a.tile or 0],
                             risk[a.tile or 0],
-                            self._company(hand, a.tile),
+                            company(hand, a.tile),
                         ),
                     )
         tiles = sorted({a.tile or 0 for a in safe if shs[a.tile or 0] == low})
         if len(tiles) == 1:
             return next(a for a in safe if a.tile == tiles[0])
         if len(tiles) > 6:
-            tiles.sort(key=lambda t: self._company(hand, t))
+            tiles.sort(key=lambda t: company(hand, t))
             tiles = tiles[:6]
         pairs = []
         for t in tiles:
@@ -203,15 +203,7 @@ class GreedyPlusBot(GreedyBot):
         wild: int | None,
         flags: Shapes,
     ) -> Action:
-        choice = super()._claim(tile, legal, hand, wild, flags)
-        slack = self._slack
-        if slack and choice.type != "kong":
-            for a in legal:
-                if a.type == "kong" and not a.tiles:
-                    rest = [t for t in hand if t != tile]
-                    if _sh(rest, wild, flags) <= _sh(hand, wild, flags) + slack:
-                        return a
-        return choice
+        return claim_choice(tile, legal, hand, wild, flags, self._slack)
 
     @staticmethod
     def _off_suit(obs: Observation, hand: list[int], wild: int | None, most: int) -> set[int]:

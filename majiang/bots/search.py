@@ -23,13 +23,12 @@ import time
 from collections.abc import Sequence
 from typing import Literal
 
-from majiang.bots.greedy import Shapes, _sh
+from majiang.bots.greedy import Shapes, _sh, claim_choice, company, variant_shapes
 from majiang.bots.plus import GreedyPlusBot
 from majiang.engine.state import HandState
 from majiang.engine.world import sample_hidden, world_from_observation
 from majiang.errors import MajiangError
 from majiang.observation import Observation
-from majiang.rules import get_variant
 from majiang.values import Action, Phase
 
 __all__ = ["RolloutBot", "SearchBot", "rollout"]
@@ -49,16 +48,19 @@ TOP = 3
 
 
 class RolloutBot:
-    """The fast policy of rollouts: every legal win, discards that lower shanten the most
-    (the loneliest tile first), no claims. It plays inside a world the searcher drew, so
-    it reads that world's hands directly (blind: no observation is built)."""
+    """The fast policy of rollouts: every legal win, the discard that lowers shanten the
+    most (the loneliest tile first), greedy's claims (those that lower shanten; without
+    them the rollouts' other seats would play a slower game than real ones). It plays
+    inside a world the searcher drew, so it reads that world's hands directly (blind:
+    no observation is built)."""
 
     name = "rollout"
     observes: Literal[False] = False
 
-    def __init__(self, state: HandState, flags: Shapes) -> None:
+    def __init__(self, state: HandState, flags: Shapes, claims: bool = True) -> None:
         self.state = state
         self.flags = flags
+        self.claims = claims
 
     def act(self, observation: Observation | None, legal: Sequence[Action]) -> Action:
         """The rollout choice among ``legal``."""
@@ -66,32 +68,31 @@ class RolloutBot:
         if first.type == "hu" or len(legal) == 1:
             return first
         st = self.state
-        if st.phase != Phase.TURN:
-            return legal[-1]  # pass
         hand = st.hand_tiles(first.seat)
         wild = st.wild
-        best: Action | None = None
-        key = (99, 99)
-        tried: set[int] = set()
-        for a in legal:
-            t = a.tile
-            if a.type != "discard" or t is None or t in tried or t == wild:
+        if st.phase != Phase.TURN:
+            tile = st.window_tile
+            if not self.claims or tile is None:
+                return legal[-1]  # pass
+            return claim_choice(tile, legal, hand, wild, self.flags)
+        low = 99
+        ties: list[int] = []
+        for t in set(hand):
+            if t == wild:
                 continue
-            tried.add(t)
             rest = list(hand)
             rest.remove(t)
-            k = (_sh(rest, wild, self.flags), _company(hand, t))
-            if k < key:
-                key, best = k, a
-        if best is None:
-            return next((a for a in legal if a.type == "discard"), legal[-1])
-        return best
-
-
-def _company(hand: list[int], tile: int) -> int:
-    if tile >= 27:
-        return 2 * hand.count(tile)
-    return sum(1 for t in hand if t < 27 and t // 9 == tile // 9 and abs(t - tile) <= 2)
+            sh = _sh(rest, wild, self.flags)
+            if sh < low:
+                low, ties = sh, [t]
+            elif sh == low:
+                ties.append(t)
+        if ties:
+            pick = min(ties, key=lambda t: (company(hand, t), t)) if len(ties) > 1 else ties[0]
+            for a in legal:
+                if a.type == "discard" and a.tile == pick:
+                    return a
+        return next((a for a in legal if a.type == "discard"), legal[-1])
 
 
 def rollout(world: HandState, flags: Shapes) -> None:
@@ -120,15 +121,6 @@ class SearchBot:
         """Decisions that were searched (the rest were the prior's alone)."""
         self.changed = 0
         """Searched decisions where the search left the prior's choice."""
-        self._flags: dict[str, Shapes] = {}
-
-    def _shapes(self, variant: str) -> Shapes:
-        flags = self._flags.get(variant)
-        if flags is None:
-            shapes = get_variant(variant).shapes
-            flags = Shapes(**{k: v for k, v in shapes.items() if k in Shapes._fields})
-            self._flags[variant] = flags
-        return flags
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The searched choice among ``legal``, or the prior's where there is nothing to
@@ -156,7 +148,7 @@ class SearchBot:
         if obs.phase != Phase.TURN:
             return [choice, *[a for a in legal if a != choice]]
         wild = obs.wild
-        flags = self._shapes(obs.variant)
+        flags = variant_shapes(obs.variant)
         seat = obs.seat
         if seat is not None and obs.melds[seat]:
             flags = flags._replace(seven_pairs=False, thirteen_orphans=False)
@@ -172,7 +164,7 @@ class SearchBot:
             rest.remove(a.tile)
             sh = _sh(rest, wild, flags)
             low = min(low, sh)
-            scored.append((sh, _company(hand, a.tile), a))
+            scored.append((sh, company(hand, a.tile), a))
         if choice.type == "discard" and choice.tile is not None:
             rest = list(hand)
             rest.remove(choice.tile)
@@ -193,7 +185,7 @@ class SearchBot:
         difference."""
         seat = obs.seat
         assert seat is not None
-        flags = self._shapes(obs.variant)
+        flags = variant_shapes(obs.variant)
         start = time.perf_counter()
         outcomes: list[list[int]] = [[] for _ in cands]
         for i in range(self.samples):
