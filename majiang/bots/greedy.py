@@ -108,13 +108,16 @@ def claim_choice(
     wild: int | None,
     flags: Shapes,
     kong_slack: int = 0,
+    peng_keeps: bool = False,
 ) -> Action:
     """Greedy's answer to a discard: a claim that lowers shanten (a natural kong also
-    one that leaves it at most ``kong_slack`` higher), else the pass."""
+    one that leaves it at most ``kong_slack`` higher, a peng with ``peng_keeps`` also one
+    that leaves it as it is), else the pass."""
     now = _sh(hand, wild, flags)
     best = legal[-1]  # pass
     best_sh = now
     slack_kong: Action | None = None
+    kept_peng: Action | None = None
     for a in legal:
         if a.type not in ("peng", "kong", "chi"):
             continue
@@ -138,8 +141,10 @@ def claim_choice(
         )
         if after < best_sh:
             best, best_sh = a, after
-    if best is legal[-1] and slack_kong is not None:
-        return slack_kong
+        elif peng_keeps and after <= now and a.type == "peng":
+            kept_peng = a
+    if best is legal[-1]:
+        return slack_kong or kept_peng or best
     return best
 
 

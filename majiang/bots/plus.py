@@ -87,12 +87,14 @@ class GreedyPlusBot(GreedyBot):
 
     name = "greedy+"
     lookahead = True
+    dead_first = True
     """At one from ready, weigh each discard by the waits its ready hands would keep."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self._hints: dict[str, PlayHints] = {}
         self._slack = 0
+        self._melds = False
 
     def hints(self, variant: str) -> PlayHints:
         """The variant's ``PlayHints``, cached."""
@@ -106,6 +108,7 @@ class GreedyPlusBot(GreedyBot):
         first = legal[0]
         hints = self.hints(observation.variant)
         self._slack = hints.kong
+        self._melds = hints.melds
         if first.type == "hu" and hints.wild_chain and observation.phase == Phase.TURN:
             throw = self._chain(observation, legal)
             if throw is not None:
@@ -192,6 +195,11 @@ class GreedyPlusBot(GreedyBot):
         values = [(g - weight * risk[t], t) for g, t in scored]
         top = max(v for v, _ in values)
         choices = [t for v, t in values if v == top]
+        if self.dead_first and len(choices) > 1:
+            # of equal discards, the kind with the fewest unseen copies: the least likely
+            # to complete another seat's pair, peng or kong
+            fewest = min(unseen[t] for t in choices)
+            choices = [t for t in choices if unseen[t] == fewest]
         pick = choices[self.rng.randrange(len(choices))]
         return next(a for a in safe if a.tile == pick)
 
@@ -203,7 +211,7 @@ class GreedyPlusBot(GreedyBot):
         wild: int | None,
         flags: Shapes,
     ) -> Action:
-        return claim_choice(tile, legal, hand, wild, flags, self._slack)
+        return claim_choice(tile, legal, hand, wild, flags, self._slack, self._melds)
 
     @staticmethod
     def _off_suit(obs: Observation, hand: list[int], wild: int | None, most: int) -> set[int]:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from majiang.bots.greedy import Shapes, _sh, claim_choice, company, variant_shapes
-from majiang.bots.plus import GreedyPlusBot
+from majiang.bots.plus import GreedyPlusBot, threats, tile_danger
 from majiang.engine.state import HandState
 from majiang.engine.world import sample_hidden, world_from_observation
 from majiang.errors import MajiangError
@@ -40,6 +40,9 @@ BUDGET = 0.08
 decision within 100 ms on a 2-core machine)."""
 MIN_SAMPLES = 2
 """Worlds a search plays before the time budget may stop it."""
+MIN_SWITCH = 6
+"""Worlds a search must have played to leave the prior's choice: with fewer, two
+standard errors of a handful of rollouts are no evidence, and the prior is kept."""
 NEAR = 1
 """A turn is searched only when the prior's discard leaves the hand this close to ready
 (shanten): farther away, the rollouts cannot tell discards apart."""
@@ -95,11 +98,16 @@ class RolloutBot:
         return next((a for a in legal if a.type == "discard"), legal[-1])
 
 
-def rollout(world: HandState, flags: Shapes) -> None:
-    """Play ``world`` to its end with the fast policy in every seat."""
-    from majiang.bots import play_hand
+def rollout(world: HandState, flags: Shapes, seat: int | None = None, seed: int = 0) -> None:
+    """Play ``world`` to its end with the fast policy in every seat but ``seat``, which
+    plays greedy+ (seeded by ``seed``): the searcher's own plan (a one-suit hand, its
+    defence) goes on in the rollouts as it would at the table."""
+    from majiang.bots import Bot, play_hand
 
-    play_hand(world, [RolloutBot(world, flags) for _ in range(4)])
+    bots: list[Bot] = [RolloutBot(world, flags) for _ in range(4)]
+    if seat is not None:
+        bots[seat] = GreedyPlusBot(random.Random(seed))
+    play_hand(world, bots)
 
 
 class SearchBot:
@@ -112,11 +120,13 @@ class SearchBot:
         rng: random.Random,
         samples: int = SAMPLES,
         budget: float | None = BUDGET,
+        own_plan: bool = True,
     ) -> None:
         self.rng = rng
         self.samples = samples
         self.budget = budget
         self.prior = GreedyPlusBot(rng)
+        self.own_plan = own_plan
         self.searched = 0
         """Decisions that were searched (the rest were the prior's alone)."""
         self.changed = 0
@@ -171,8 +181,22 @@ class SearchBot:
             mine = _sh(rest, wild, flags)
         else:
             mine = low
-        if mine > NEAR:
+        if mine > NEAR or mine > low:
+            # far from ready, or the prior chose a slower tile on purpose (a one-suit
+            # hand, a fold): a plan the rollouts' fast policy would not follow
             return [choice]
+        if self.prior.hints(obs.variant).defence > 0 and choice.tile is not None:
+            # the rollouts' other hands are drawn at random, blind to what a seat's
+            # discards say of its waits: search only discards no more dangerous than the
+            # prior's (greedy+'s defence)
+            th = threats(obs)
+            unseen = self.prior._unseen(obs, hand)
+
+            def danger(t: int) -> float:
+                return sum(th[s] * tile_danger(obs, t, s, unseen) for s in range(4) if th[s] > 0)
+
+            limit = danger(choice.tile) + 1e-9
+            scored = [x for x in scored if x[2].tile is not None and danger(x[2].tile) <= limit]
         scored.sort(key=lambda x: (x[0], x[1]))
         out = [choice]
         out += [a for sh, _, a in scored if sh <= mine][: TOP - 1]
@@ -198,10 +222,12 @@ class SearchBot:
             for j, action in enumerate(cands):
                 world = world_from_observation(obs, hidden)
                 world.apply(action)
-                rollout(world, flags)
+                rollout(world, flags, seat if self.own_plan else None, seed + i)
                 outcomes[j].append(world.result().deltas[seat])
         base = outcomes[0]
         best, best_gain = cands[0], 0.0
+        if len(base) < MIN_SWITCH:
+            return best
         for j in range(1, len(cands)):
             diffs = [x - y for x, y in zip(outcomes[j], base, strict=True)]
             n = len(diffs)

@@ -425,6 +425,9 @@ class PlayHints:
     kong: int = 0
     """Kongs pay by themselves: declare one even when it leaves the hand this many
     steps (shanten) further from ready."""
+    melds: bool = False
+    """A declared meld scores by itself (a non-winner's pengs are paid): claim a peng
+    that leaves shanten as it is, not only one that lowers it."""
     flush: int = 0
     """A one-suit hand (with or without honors) multiplies the win: a hand holding at
     most this many tiles outside its main suit and honors throws them first, even one

@@ -724,5 +724,5 @@ TAIZHOU = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
-    play=PlayHints(flush=4),  # 混一色 / 清一色 double the 牌点 two / four times (5.4)
+    play=PlayHints(flush=4, kong=1, melds=True),  # 番 of one suit; melds pay (5.4, 5.5)
 )
