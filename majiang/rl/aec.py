@@ -40,6 +40,8 @@ __all__ = ["AGENTS", "MajiangAECEnv", "MajiangParallelEnv", "env", "parallel_env
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 """The agents, seat 0 to seat 3 (seat 0 is East of the match's seating, not the dealer)."""
 
+_SEATS = {a: s for s, a in enumerate(AGENTS)}
+
 Obs = dict[str, npt.NDArray[Any]]
 
 
@@ -152,13 +154,11 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Obs | None:
         """``agent``'s observation: its encoded view and its legal action mask (all zeros
         while it has nothing to decide); fresh arrays on every call."""
-        seat = AGENTS.index(agent)
         table = self.table
         if table.match is None:
             return None
-        planes = np.empty((1, PLANES, 34), dtype=np.float32)
-        table.encode(seat, planes, 0)
-        return {"observation": planes[0], "action_mask": table.mask(seat)}
+        obs, mask = table.view(_SEATS[agent])
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """The selected agent's action (an index of the action space)."""

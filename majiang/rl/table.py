@@ -22,7 +22,7 @@ from majiang.engine.state import HandState
 from majiang.errors import IllegalActionError, OptionError
 from majiang.observation import Observation
 from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, legal_mask, names
-from majiang.rl.features import HandContext, encode_state
+from majiang.rl.features import ACCELERATED, PLANES, HandContext, encode_state
 from majiang.rules import get_variant
 from majiang.values import Action, Phase
 
@@ -132,6 +132,29 @@ class Table:
         if context is None or context.state is not state:
             context = self._context = HandContext(state)
         encode_state(state, seat, out, row, context)
+
+    def view(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """``seat``'s encoded observation ``(PLANES, 34)`` and legal mask ``(217,)`` now,
+        as fresh arrays (``encode`` and ``mask`` in one call, for an env's ``observe``)."""
+        if not ACCELERATED:
+            planes = np.empty((1, PLANES, 34), dtype=np.float32)
+            self.encode(seat, planes, 0)
+            return planes[0], self.mask(seat)
+        state = self.state
+        context = self._context
+        if context is None or context.state is not state:
+            context = self._context = HandContext(state)
+        obs = np.empty((PLANES, 34), dtype=np.float32)  # the C paths write one row of each
+        encode_state(state, seat, obs, 0, context)
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        if seat == self.seat:
+            if self._legal is None:
+                self._load(mask, 0)
+            else:
+                mask[self._legal] = 1
+        elif self.seat >= 0:
+            mask[self._indices(seat)] = 1
+        return obs, mask
 
     def _indices(self, seat: int) -> list[int]:
         """``seat``'s legal action indexes, from the engine's legal list (what its
