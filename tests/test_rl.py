@@ -415,6 +415,28 @@ def test_vector_env_steps_tables_and_pays_deltas() -> None:
     assert [list(t.state.history) for t in venv.tables] == history
 
 
+def test_the_examples_arena_evaluation_runs_on_the_shipped_weights() -> None:
+    """examples/rl/train.py's evaluation (the duplicate arena against three random bots)
+    on the shipped weights: the paired difference over the deals and its CI."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    from majiang.rl.policy import DEFAULT_WEIGHTS
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "rl" / "train.py"
+    spec = importlib.util.spec_from_file_location("rl_train_example", path)
+    assert spec is not None and spec.loader is not None
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    figures = train.evaluate(DEFAULT_WEIGHTS, argparse.Namespace(variant="guangdong", deals=6,
+                                                                 seed=0))
+    assert figures["hands"] == 24
+    assert figures["ci_low"] <= figures["diff"] <= figures["ci_high"]
+    # the policy's mean less the random seats' mean (the pooled three), deal by deal
+    assert figures["diff"] == pytest.approx(figures["rl_mean"] - figures["random_mean"])
+
+
 def test_the_trained_policy_is_a_registered_bot_that_plays_legal_moves() -> None:
     assert "rl" in BOTS
     bot = make_bot("rl", random.Random(0))
