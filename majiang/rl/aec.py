@@ -386,7 +386,10 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError(f"{name} cannot be accessed before reset")
         if name.startswith("_") and name != "_cumulative_rewards":
             raise AttributeError(f"accessing private attribute '{name}' is prohibited")
-        return getattr(self.__dict__["env"], name)
+        env = self.__dict__.get("env")
+        if env is None:  # not wrapped yet (mid-construction, mid-unpickling)
+            raise AttributeError(name)
+        return getattr(env, name)
 
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, cumulative reward, flags and info."""
