@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 import types
 import warnings
@@ -69,6 +70,8 @@ def test_env_is_order_enforcing_and_observations_are_fresh_arrays() -> None:
     with pytest.raises(Exception, match="reset"):
         env.step(0)
     env.reset(seed=3)
+    copy = pickle.loads(pickle.dumps(env))  # the wrapper's forwarding survives a round trip
+    assert copy.agent_selection == env.agent_selection
     first, *_ = env.last()
     again = env.observe(env.agent_selection)
     assert first is not None and again is not None
