@@ -72,6 +72,8 @@ def test_env_is_order_enforcing_and_observations_are_fresh_arrays() -> None:
     env.reset(seed=3)
     copy = pickle.loads(pickle.dumps(env))  # the wrapper's forwarding survives a round trip
     assert copy.agent_selection == env.agent_selection
+    bare = rl.aec.OrderEnforcing.__new__(rl.aec.OrderEnforcing)  # no env wrapped yet
+    assert not hasattr(bare, "metadata_of_nothing")
     first, *_ = env.last()
     again = env.observe(env.agent_selection)
     assert first is not None and again is not None
