@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots tables mutation clean
+.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots bench-rl tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -57,6 +57,11 @@ bench-replay: $(STAMP)
 BENCH_SERVER_ARGS ?=
 bench-server: $(STAMP)
 	$(BIN)/python bench/bench_server.py --markdown bench/RESULTS.md $(BENCH_SERVER_ARGS)
+
+# majiang.rl's AEC, Gymnasium and VectorEnv beside rlcard's and riichienv's envs (~3 min)
+bench-rl: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[rl,bench]"
+	$(BIN)/python bench/bench_rl.py --steps 20000 --rlcard-steps 4000 --repeats 3 --markdown bench/RESULTS.md
 
 bench-bots: $(STAMP)
 	$(BIN)/python bench/bench_bots.py --markdown bench/RESULTS.md

@@ -174,6 +174,7 @@ def pure_python_hand() -> Iterator[list[str]]:
         return
     swap = {
         id(_speedups.is_winning): analysis._py_is_winning,
+        id(_speedups.is_winning_counts): analysis._py_is_winning_counts,
         id(_speedups.waits): analysis._py_waits,
         id(_speedups.shanten): analysis._py_shanten,
     }

@@ -22,8 +22,8 @@ one process, the same run (rows alternate inside each round; the best round is k
 Targets (issue 18): AEC ≥ 20× rlcard's steps/s; VectorEnv ≥ riichienv's steps/s.
 
     .venv/bin/pip install -e '.[rl,bench]'
-    .venv/bin/python bench/bench_rl.py                # ~2 minutes on 2 cores
-    .venv/bin/python bench/bench_rl.py --quick        # ~20 s
+    .venv/bin/python bench/bench_rl.py                # under a minute on 2 cores
+    .venv/bin/python bench/bench_rl.py --quick        # ~10 s
     .venv/bin/python bench/bench_rl.py --markdown bench/RESULTS.md
 """
 

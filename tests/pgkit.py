@@ -47,4 +47,19 @@ def postgres_schema() -> Iterator[str]:
             url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
             yield url.render_as_string(hide_password=False)
         finally:
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            _drop(admin, schema)
+
+
+def _drop(admin: psycopg.Connection[tuple[object, ...]], schema: str) -> None:
+    """Drop the schema, waiting 30 s at most for the sessions still holding its locks (a
+    server not stopped, a transaction left open): then fail, naming them."""
+    admin.execute("SET lock_timeout = '30s'")
+    try:
+        admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    except psycopg.errors.LockNotAvailable:
+        holders = admin.execute(
+            "SELECT pid, application_name, state, left(query, 120) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND state <> 'idle'"
+        ).fetchall()
+        pytest.fail(f"schema {schema} not dropped in 30 s: its locks are held by {holders}")

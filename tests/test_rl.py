@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 import types
 import warnings
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import majiang.rl as rl
 from majiang.bots import BOTS, make_bot
@@ -50,6 +52,48 @@ def test_max_cycles_test_passes_on_the_parallel_env_and_its_aec_form(variant: st
         env=lambda **kw: parallel_to_aec(rl.parallel_env(variant, illegal="penalty", **kw)),
     )
     max_cycles_test(mod)
+
+
+def test_env_is_order_enforcing_and_observations_are_fresh_arrays() -> None:
+    """``env()`` is PettingZoo's order-enforcing wrapper (a subclass reading the env
+    directly): per-episode data and stepping before reset are refused as PettingZoo
+    does; every ``observe``/``last`` gives arrays of its own."""
+    env = rl.env("hongzhong")
+    assert isinstance(env, OrderEnforcingWrapper) and env.unwrapped is env.env
+    for name in ("agent_selection", "agents", "rewards", "terminations", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="private attribute"):
+        _ = env._rng
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    copy = pickle.loads(pickle.dumps(env))  # the wrapper's forwarding survives a round trip
+    assert copy.agent_selection == env.agent_selection
+    bare = rl.aec.OrderEnforcing.__new__(rl.aec.OrderEnforcing)  # no env wrapped yet
+    assert not hasattr(bare, "metadata_of_nothing")
+    first, *_ = env.last()
+    again = env.observe(env.agent_selection)
+    assert first is not None and again is not None
+    first["observation"][:] = 9.0
+    first["action_mask"][:] = 0
+    fresh, *_ = env.last()
+    assert fresh is not None
+    assert (fresh["observation"] == again["observation"]).all()
+    assert (fresh["action_mask"] == again["action_mask"]).all() and fresh["action_mask"].any()
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _i = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps > 4 and env.agents == []
+    with pytest.raises(AssertionError, match="need to call step"):
+        env.reset(seed=4)
+        it = iter(env.agent_iter())
+        next(it)
+        next(it)
 
 
 def test_the_aec_env_truncates_after_max_cycles_moments_like_the_parallel_env() -> None:
@@ -374,6 +418,28 @@ def test_vector_env_steps_tables_and_pays_deltas() -> None:
     with pytest.raises(IllegalActionError, match="table 0"):
         venv.step(bad)
     assert [list(t.state.history) for t in venv.tables] == history
+
+
+def test_the_examples_arena_evaluation_runs_on_the_shipped_weights() -> None:
+    """examples/rl/train.py's evaluation (the duplicate arena against three random bots)
+    on the shipped weights: the paired difference over the deals and its CI."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    from majiang.rl.policy import DEFAULT_WEIGHTS
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "rl" / "train.py"
+    spec = importlib.util.spec_from_file_location("rl_train_example", path)
+    assert spec is not None and spec.loader is not None
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    figures = train.evaluate(DEFAULT_WEIGHTS, argparse.Namespace(variant="guangdong", deals=6,
+                                                                 seed=0))
+    assert figures["hands"] == 24
+    assert figures["ci_low"] <= figures["diff"] <= figures["ci_high"]
+    # the policy's mean less the random seats' mean (the pooled three), deal by deal
+    assert figures["diff"] == pytest.approx(figures["rl_mean"] - figures["random_mean"])
 
 
 def test_the_trained_policy_is_a_registered_bot_that_plays_legal_moves() -> None:

@@ -22,7 +22,7 @@ import majiang.rl as rl
 from majiang.engine import Match
 from majiang.engine.state import HandState
 from majiang.rl import _encode, features
-from majiang.rl.actions import _py_legal_indices
+from majiang.rl.actions import _py_legal_indices, _py_legal_mask
 from majiang.rl.features import PLANES, HandContext, encode_state
 from majiang.rules import get_variant
 from majiang.testing import hidden_permuted
@@ -144,6 +144,37 @@ def test_the_c_action_indexes_equal_the_reference_on_unusual_lists() -> None:
             )
     with pytest.raises(TypeError):
         _encode.legal_indices([("not", "an action")], None, None)
+
+
+def test_legal_mask_writes_ones_at_the_indexes_and_leaves_the_rest() -> None:
+    """``legal_mask`` (C and Python) returns ``legal_indices`` and sets exactly those cells
+    of its row to 1, on every decision of random hands; other rows and cells untouched."""
+    for variant in VARIANTS:
+        for state in positions(variant, 3, 2):
+            if state.is_terminal():
+                continue
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            window = None if state.phase == "turn" else state.window_tile
+            want = _py_legal_indices(legal, window, state.wild)
+            for f in (_encode.legal_mask, _py_legal_mask):
+                out = np.full((3, rl.ACTION_COUNT), 7, dtype=np.int8)
+                assert f(legal, window, state.wild, out, 1) == want
+                expect = np.full(rl.ACTION_COUNT, 7, dtype=np.int8)
+                expect[want] = 1
+                assert (out[1] == expect).all() and (out[[0, 2]] == 7).all()
+
+
+def test_legal_mask_refuses_bad_buffers_and_writes_nothing() -> None:
+    legal = [Action(0, ActionType.DISCARD, 3), Action(0, ActionType.PASS)]
+    out = np.zeros((1, rl.ACTION_COUNT), dtype=np.int8)
+    with pytest.raises(IndexError, match="row 1"):
+        _encode.legal_mask(legal, None, None, out, 1)
+    with pytest.raises(TypeError, match="int8"):
+        _encode.legal_mask(legal, None, None, np.zeros((1, rl.ACTION_COUNT)), 0)
+    with pytest.raises(ValueError, match="outside the space"):
+        _encode.legal_mask([Action(0, ActionType.DISCARD, 300)], None, None, out, 0)
+    assert not out.any()
 
 
 @settings(max_examples=60, deadline=None)

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,11 +56,22 @@ class Server:
         self.log = Path(tempfile.mkstemp(prefix="majiang-serve-", suffix=".log")[1])
 
     def start(self) -> Server:
+        """Start it and wait (20 s at most) until it answers HTTP; a failure to, or a first
+        line that never comes, fails the test with its stderr."""
         cmd = [str(MAJIANG), "serve", "--port", str(self.port), "--db", self.db, *self.extra]
         with self.log.open("w") as err:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
-        assert self.proc.stdout is not None
-        self.first_line = self.proc.stdout.readline()
+        stdout = self.proc.stdout
+        assert stdout is not None
+        reader = threading.Thread(target=lambda: setattr(self, "first_line", stdout.readline()))
+        reader.start()
+        reader.join(20)
+        if reader.is_alive():  # it hangs before printing its address: stop it, say where
+            self.proc.kill()
+            reader.join(10)
+            text = self.log.read_text()
+            self.stop()
+            pytest.fail(f"majiang serve printed nothing in 20 s (it hangs starting): {text}")
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:

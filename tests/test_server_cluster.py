@@ -22,8 +22,9 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Iterator
-from typing import Any
+from collections import Counter
+from collections.abc import Awaitable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -42,14 +43,17 @@ REDIS_URL = os.environ.get("MAJIANG_TEST_REDIS", "redis://127.0.0.1:6379/0")
 """The Redis the cluster tests use; ``MAJIANG_TEST_REDIS`` overrides it."""
 LEASE = 1.5
 """The nodes' lease seconds in these tests: a dead owner's rooms move after this long."""
+SILENCE = 45.0
+"""The longest a player waits for its next message before the test fails naming it."""
 WALL_KEYS = {"wall", "deal", "draws", "tail", "salt"}
 _prefixes = itertools.count()
+T = TypeVar("T")
 
 
 def redis_prefix() -> str:
     """A channel prefix of this test alone; Redis unreachable fails the test."""
     try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=5).ping()
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=5, socket_timeout=5).ping()
     except redis.RedisError as exc:
         pytest.fail(
             f"Redis is required by the cluster tests and is not reachable at {REDIS_URL} "
@@ -60,9 +64,30 @@ def redis_prefix() -> str:
 
 
 class Nodes(list[Server]):
-    """The processes of a test cluster, with their channel prefix."""
+    """The processes of a test cluster, with their channel prefix and their database."""
 
     prefix = ""
+    url = ""
+    store: Store | None = None
+
+    def by_node(self, node: str) -> Server:
+        """The process of a cluster node's name (``host-pid-random``)."""
+        pid = int(node.rsplit("-", 2)[1])
+        for server in self:
+            if server.proc is not None and server.proc.pid == pid:
+                return server
+        raise AssertionError(f"node {node} is none of this test's processes")
+
+    def owner(self, room: str) -> tuple[Server, int]:
+        """The process owning ``room`` now, as its lease in the database says, and the
+        lease's epoch (a lease may move under load: the tests ask, never assume)."""
+        if self.store is None:
+            self.store = Store(self.url)
+        row = self.store.room(room)
+        assert row is not None, f"no room {room} in the database"
+        lease = self.store.lease_of(row.id)
+        assert lease is not None, f"room {room} has no lease"
+        return self.by_node(lease[0]), lease[1]
 
 
 @contextlib.contextmanager
@@ -72,6 +97,7 @@ def cluster(n: int) -> Iterator[Nodes]:
     with postgres_schema() as url:
         nodes = Nodes()
         nodes.prefix = prefix
+        nodes.url = url
         try:
             for _ in range(n):
                 extra = ("--bus", REDIS_URL, "--bus-prefix", prefix)
@@ -84,10 +110,23 @@ def cluster(n: int) -> Iterator[Nodes]:
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(node.proc.pid, signal.SIGCONT)
                 node.stop()
+            if nodes.store is not None:
+                nodes.store.close()
 
 
 def alive(nodes: list[Server]) -> list[Server]:
     return [s for s in nodes if s.proc is not None and s.proc.poll() is None]
+
+
+async def within(
+    seconds: float, what: str, aw: Awaitable[T], players: Sequence[Player] = ()
+) -> T:
+    """``aw``, or a failure naming what was waited for and where each player stands."""
+    try:
+        return await asyncio.wait_for(aw, seconds)
+    except TimeoutError:
+        states = "".join(f"\n  {p.state()}" for p in players)
+        raise AssertionError(f"{what}: not done in {seconds:g} s{states}") from None
 
 
 class Player:
@@ -115,21 +154,38 @@ class Player:
         self.history: dict[int, tuple[Any, Any]] = {}
         """seq -> (type, seat) of every room event this client saw."""
 
+    @property
+    def node(self) -> Server:
+        """The process this client connects (or is connected) to."""
+        return self.nodes[self.at % len(self.nodes)]
+
     def url(self) -> str:
-        node = self.nodes[self.at % len(self.nodes)]
-        return f"{node.ws}/ws/{self.room}" + (f"?token={self.token}" if self.token else "")
+        return f"{self.node.ws}/ws/{self.room}" + (f"?token={self.token}" if self.token else "")
+
+    def state(self) -> str:
+        """Where this client stands, for a failure's message."""
+        who = "spectator" if self.token is None else f"seat {self.seat}"
+        last = json.dumps(self.messages[-1])[:300] if self.messages else None
+        return (
+            f"{who} on port {self.node.port}: seq {self.last}, {len(self.messages)} "
+            f"messages, {self.acted} actions, {self.reconnects} reconnects; last {last}"
+        )
 
     async def _connect(self) -> ClientConnection:
         deadline = time.monotonic() + 60
         while True:
             live = alive(self.nodes)
-            while self.nodes[self.at % len(self.nodes)] not in live:
+            assert live, f"{self.state()}: no server left to connect to"
+            while self.node not in live:
                 self.at += 1
             try:
-                return await connect(self.url(), max_size=2**20, compression=None)
-            except (OSError, InvalidStatus):
+                return await connect(
+                    self.url(), max_size=2**20, compression=None, open_timeout=10
+                )
+            except (OSError, InvalidStatus, TimeoutError) as exc:
                 if time.monotonic() > deadline:
-                    raise
+                    why = f"{self.state()}: no server took it in 60 s: {exc}"
+                    raise AssertionError(why) from None
                 self.at += 1
                 await asyncio.sleep(0.2)
 
@@ -164,11 +220,18 @@ class Player:
             self.history[seq] = (event.get("type"), event.get("seat"))
 
     async def play(self) -> dict[str, Any]:
-        """Until match_end (its message), reconnecting when dropped."""
+        """Until match_end (its message), reconnecting when dropped; a connection silent
+        for ``SILENCE`` seconds fails the test, naming this client and its last message."""
         while self.end is None:
             ws = self.ws = await self._connect()
             try:
-                async for raw in ws:
+                while True:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), SILENCE)
+                    except TimeoutError:
+                        raise AssertionError(
+                            f"{self.state()}: nothing came in {SILENCE:g} s"
+                        ) from None
                     m = json.loads(raw)
                     if m["type"] == "snapshot":
                         self.seat = m["seat"]
@@ -253,18 +316,26 @@ async def check_finished(nodes: list[Server], room: str, players: list[Player]) 
             assert state["status"] == "finished" and state["totals"] == totals
 
 
-def check_channels(prefix: str, room: str, heard: list[tuple[str, bytes]]) -> None:
+def check_channels(
+    nodes: Nodes, room: str, heard: list[tuple[str, bytes]], where: dict[str, Server]
+) -> None:
     """What crossed the bus for the room: a seat's channel carries that seat's concealed
-    tiles and no other's, the spectators' and everyone's channels none before hand_end."""
-    counts: dict[str, int] = {}
+    tiles and no other's, the spectators' and everyone's channels none before hand_end;
+    and an owner publishes a connection's messages only when that connection is on
+    another process (``where``: ``s0``-``s3``, ``pub`` -> the process holding it), and
+    publishes them all: whoever owned the room (it may move under load), the owner that
+    published most published more than ten messages for each connection not on it."""
+    counts: Counter[tuple[Server, str]] = Counter()
     for channel, data in heard:
-        which = channel.removeprefix(f"{prefix}:r:{room}:")
+        which = channel.removeprefix(f"{nodes.prefix}:r:{room}:")
         head, _, payload = data.partition(b"\n")
         if which == "in" or not head.startswith(b"m "):
             continue
+        publisher = nodes.by_node(head.split(b" ")[1].decode())
+        assert where.get(which) is not publisher, ("published for its own connection", which)
         m = json.loads(payload)
         server_message.validate_python(m)
-        counts[which] = counts.get(which, 0) + 1
+        counts[publisher, which] += 1
         if which.startswith("s"):
             seat = int(which[1:])
             assert all(s == seat for _, s, _ in concealed_fields(m)), (which, m)
@@ -272,10 +343,15 @@ def check_channels(prefix: str, room: str, heard: list[tuple[str, bytes]]) -> No
             assert not list(concealed_fields(m)), (which, m)
         if m["type"] != "hand_end":
             assert not WALL_KEYS & set(keys(m)), m
-    # the owner publishes for the seats and the spectator on the other process only
-    assert counts.get("s1", 0) > 10 and counts.get("s3", 0) > 10, counts
-    assert counts.get("pub", 0) > 10 and counts.get("all", 0) >= 3, counts
-    assert "s0" not in counts and "s2" not in counts, counts
+    by_publisher = Counter[Server]()
+    for (publisher, _), n in counts.items():
+        by_publisher[publisher] += n
+    assert by_publisher, "nothing was published for the room"
+    main = by_publisher.most_common(1)[0][0]
+    for which, server in where.items():
+        if server is not main:
+            assert counts[main, which] > 10, (which, counts)
+    assert sum(n for (_, which), n in counts.items() if which == "all") >= 3, counts
 
 
 def test_four_clients_over_two_processes_play_a_full_match() -> None:
@@ -288,9 +364,9 @@ def test_four_clients_over_two_processes_play_a_full_match() -> None:
 
         async def main() -> None:
             room, tokens = await open_room(nodes, hands=2)
-            bus = aioredis.Redis.from_url(REDIS_URL)
+            bus = aioredis.Redis.from_url(REDIS_URL, socket_timeout=10)
             listen = bus.pubsub()
-            await listen.psubscribe(f"{nodes.prefix}:r:{room}:*")
+            await within(10, "subscribing", listen.psubscribe(f"{nodes.prefix}:r:{room}:*"))
             heard: list[tuple[str, bytes]] = []
 
             async def hear() -> None:
@@ -301,9 +377,8 @@ def test_four_clients_over_two_processes_play_a_full_match() -> None:
             hearing = asyncio.create_task(hear())
             players = [Player(nodes, room, t, s, seed=s) for s, t in enumerate(tokens)]
             watcher = Player(nodes, room, None, 1, seed=9)
-            await asyncio.wait_for(
-                asyncio.gather(*(p.play() for p in [*players, watcher])), 120
-            )
+            everyone = [*players, watcher]
+            await within(120, "the match", asyncio.gather(*(p.play() for p in everyone)), everyone)
             await asyncio.sleep(0.3)
             hearing.cancel()
             await listen.aclose()
@@ -311,36 +386,43 @@ def test_four_clients_over_two_processes_play_a_full_match() -> None:
             assert all(p.reconnects == 0 for p in players)
             assert len(players[0].hand_ends) == 2
             await check_finished(nodes, room, [*players, watcher])
-            check_channels(nodes.prefix, room, heard)
+            where = {f"s{p.seat}": p.node for p in players} | {"pub": watcher.node}
+            check_channels(nodes, room, heard, where)
 
         asyncio.run(main())
 
 
 def test_the_owner_killed_mid_hand_the_match_finishes_through_the_survivors() -> None:
-    """Three processes; the room's owner (the node that created it) is SIGKILLed in the
-    middle of the first hand. Its clients reconnect elsewhere with their tokens, the others
-    stay connected; a survivor takes the lease, rebuilds the room from the stored log, and
-    the match goes on to its end; every record replays to the totals the clients saw."""
+    """Three processes; the room's owner (the node that created it, or the one it moved to
+    under load: the database says which) is SIGKILLed in the middle of the first hand. Its
+    clients reconnect elsewhere with their tokens, the others stay connected; a survivor
+    takes the lease with the next epoch, rebuilds the room from the stored log, and the
+    match goes on to its end; every record replays to the totals the clients saw."""
     with cluster(3) as nodes:
 
         async def main() -> None:
             room, tokens = await open_room(nodes, hands=2)
-            # seats 0 and 3 on the owner, 1 on the second node, 2 on the third
+            # seats 0 and 3 on the first node (the creator), 1 on the second, 2 on the third
             players = [Player(nodes, room, t, s, seed=10 + s) for s, t in enumerate(tokens)]
             tasks = [asyncio.create_task(p.play()) for p in players]
-            owner = nodes[0]
             deadline = time.monotonic() + 60
             while sum(p.acted for p in players) < 12:
                 assert time.monotonic() < deadline, "the hand did not get going"
                 assert not any(t.done() for t in tasks), "the match ended before the kill"
                 await asyncio.sleep(0.02)
+            owner, epoch = await asyncio.to_thread(nodes.owner, room)
             assert owner.proc is not None
+            on_owner = [p for p in players if p.node is owner]
             os.kill(owner.proc.pid, signal.SIGKILL)
-            owner.proc.wait()
-            await asyncio.wait_for(asyncio.gather(*tasks), 180)
-            assert players[0].reconnects >= 1 and players[3].reconnects >= 1
-            assert players[1].reconnects == 0 and players[2].reconnects == 0
-            assert len(players[1].hand_ends) == 2
+            owner.proc.wait(10)
+            await within(180, "the match after the kill", asyncio.gather(*tasks), players)
+            for p in players:
+                if p in on_owner:
+                    assert p.reconnects >= 1, p.state()
+                else:  # never dropped: attached again to the new owner
+                    assert p.reconnects == 0 and len(p.hand_ends) == 2, p.state()
+            now, later = await asyncio.to_thread(nodes.owner, room)
+            assert now is not owner and later > epoch, (now.port, later, epoch)
             await check_finished(nodes, room, players)
 
         asyncio.run(main())
@@ -348,37 +430,51 @@ def test_the_owner_killed_mid_hand_the_match_finishes_through_the_survivors() ->
 
 def test_an_owner_frozen_past_its_lease_never_applies_an_action_after_it() -> None:
     """The race forced: the owner is frozen (SIGSTOP) with a turn's deadline running; the
-    other node takes the room when the lease expires and play goes on there; the old owner
-    is woken (SIGCONT) with the deadline long past, so its timer tries to play the default
-    at once. Its write is refused by the lease, nothing of it reaches a client, and the
-    clients see one history to the end."""
+    other node takes the room when the lease expires (the database shows it, with the next
+    epoch) and play goes on there; the old owner is woken (SIGCONT) with the deadline long
+    past, so its timer tries to play the default at once. Its write is refused (it no
+    longer holds the lease: its log says so), nothing of it reaches a client, and the
+    clients see one history to the end. Every seat is on the second node; if the room
+    moved there before the freeze (a heartbeat late under load), there is no owner to
+    freeze apart from the clients' node: that room is played out and another opened."""
     with cluster(2) as nodes:
+        first, second = nodes
 
         async def main() -> None:
-            room, tokens = await open_room(nodes, hands=1, turn_seconds=3)
-            # every seat on the second node: the owner only runs the room
-            players = [Player(nodes, room, t, 1, seed=20 + s) for s, t in enumerate(tokens)]
-            tasks = [asyncio.create_task(p.play()) for p in players]
-            deadline = time.monotonic() + 60
-            while sum(p.acted for p in players) < 6:
-                assert time.monotonic() < deadline, "the hand did not get going"
-                await asyncio.sleep(0.02)
-            owner = nodes[0]
-            assert owner.proc is not None
-            os.kill(owner.proc.pid, signal.SIGSTOP)
-            frozen_at = sum(len(p.messages) for p in players)
-            await asyncio.sleep(4)  # past the turn's deadline (3 s) and the lease
-            deadline = time.monotonic() + 30
-            while sum(len(p.messages) for p in players) == frozen_at:  # the other node took it
-                assert time.monotonic() < deadline, "nobody took the room from the frozen owner"
+            for _attempt in range(3):
+                room, tokens = await open_room(nodes, hands=1, turn_seconds=3)
+                players = [Player(nodes, room, t, 1, seed=20 + s) for s, t in enumerate(tokens)]
+                tasks = [asyncio.create_task(p.play()) for p in players]
+                deadline = time.monotonic() + 60
+                while sum(p.acted for p in players) < 6:
+                    assert time.monotonic() < deadline, "the hand did not get going"
+                    await asyncio.sleep(0.02)
+                owner, epoch = await asyncio.to_thread(nodes.owner, room)
+                if owner is first:
+                    break
+                await within(120, "a match that moved early", asyncio.gather(*tasks), players)
+            else:
+                pytest.fail("three rooms in a row moved to the second node before the freeze")
+            assert first.proc is not None
+            os.kill(first.proc.pid, signal.SIGSTOP)
+            frozen, frozen_at = time.monotonic(), sum(len(p.messages) for p in players)
+            deadline = frozen + 30
+            while True:  # past the turn's deadline (3 s), taken, and play going on
                 await asyncio.sleep(0.05)
-            os.kill(owner.proc.pid, signal.SIGCONT)
-            await asyncio.wait_for(asyncio.gather(*tasks), 120)
+                assert time.monotonic() < deadline, "nobody took the room from the frozen owner"
+                if time.monotonic() - frozen < 4:
+                    continue
+                now, later = await asyncio.to_thread(nodes.owner, room)
+                moved = sum(len(p.messages) for p in players) > frozen_at
+                if now is second and later > epoch and moved:
+                    break
+            os.kill(first.proc.pid, signal.SIGCONT)
+            await within(120, "the match after the wake", asyncio.gather(*tasks), players)
             await check_finished(nodes, room, players)
             assert all(p.reconnects == 0 for p in players)
 
         asyncio.run(main())
-        log = nodes[0].log.read_text()
+        log = first.log.read_text()
         assert "no longer holds its lease" in log, log[-2000:]
 
 
@@ -452,6 +548,57 @@ def test_a_stale_owner_never_reaches_a_connection_attached_under_a_newer_one(
             "event B2 again",
         ]
         await node.bus.redis.aclose()
+
+    asyncio.run(main())
+
+
+class _PubSub:
+    """What Bus needs of redis-py's PubSub, fed by the test: subscriptions sent, and the
+    messages the reader gets (Redis's confirmations among them)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, ...]] = []
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def subscribe(self, *channels: str) -> None:
+        self.sent.append(channels)
+
+    async def unsubscribe(self, *channels: str) -> None:
+        self.sent.append(("-", *channels))
+
+    async def get_message(self, timeout: float | None = None) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_a_subscription_never_confirmed_does_not_take_the_next_ones_confirmation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A seat's channel subscribed, its confirmation lost (the wait ends with BusError);
+    the connection goes, the seat reconnects and subscribes the channel again: Redis's
+    confirmation of that one lets it through at once, and so for the next (a confirmation
+    is matched to the subscription waiting for it, never to one given up before)."""
+    from majiang.server import cluster as cl
+
+    async def main() -> None:
+        bus = cl.Bus(REDIS_URL, lambda channel, data: None)
+        fake = _PubSub()
+        bus.pubsub = fake
+        bus._tasks = [asyncio.create_task(bus._reader())]
+        monkeypatch.setattr(cl, "RPC_SECONDS", 0.2)
+        with pytest.raises(cl.BusError, match="did not confirm"):
+            await bus.subscribe("t:r:7:s1")
+        await bus.unsubscribe("t:r:7:s1")
+        for _ in range(2):
+            again = asyncio.create_task(bus.subscribe("t:r:7:s1"))
+            await asyncio.sleep(0.05)
+            fake.incoming.put_nowait({"type": "subscribe", "channel": b"t:r:7:s1"})
+            await asyncio.wait_for(again, 5)
+            await bus.unsubscribe("t:r:7:s1")
+        assert fake.sent == [("t:r:7:s1",), ("-", "t:r:7:s1")] * 3
+        await bus.stop()
 
     asyncio.run(main())
 
@@ -566,6 +713,85 @@ def test_a_stale_owner_racing_the_new_one_never_both_append() -> None:
         finally:
             old.close()
             new.close()
+
+
+def test_a_room_missing_from_the_leases_is_refused_on_every_path() -> None:
+    """A fenced group append (leases given) stores nothing for a room it has no lease for:
+    on the one-transaction path, and on the room-by-room path it falls back to when the
+    group is refused (here: another room's seq is stored already)."""
+    with postgres_schema() as url:
+        store = Store(url)
+        try:
+            store.register_node("first", "-", 60)
+            held, other = _room(store), _room(store)
+            lease = Lease("first", 1)
+            assert store.append_many([(held, [(0, "x", {})])], {held: lease}) == [None]
+            batches: list[list[tuple[int, list[tuple[int, str, dict[str, Any]]]]]] = [
+                [(held, [(1, "x", {})]), (other, [(0, "x", {})])],  # the group path
+                [(held, [(0, "x", {})]), (other, [(0, "x", {})])],  # the fallback (0 stored)
+            ]
+            for batch in batches:
+                errors = store.append_many(batch, {held: lease})
+                assert isinstance(errors[1], LeaseLost), errors
+            assert [e.seq for e in store.events(held)] == [0, 1]
+            assert store.events(other) == []
+            assert isinstance(store.append_many([(other, [(0, "x", {})])], {})[0], LeaseLost)
+            assert store.events(other) == []
+        finally:
+            store.close()
+
+
+def test_a_dropped_room_writes_nothing_from_a_task_that_still_holds_it() -> None:
+    """A node drops a room (another node took it) while its timer's commit waits for the
+    room's lock, and an HTTP join is queued behind it: once they run, neither stores
+    anything (no log entry, no status, no seat), whatever store call they make; each gets
+    503 ``moved``."""
+    from majiang.server.app import ApiError, BusConfig, Handle, Hub, create_app
+    from majiang.server.room import Outcome, Room
+    from majiang.store import SeatRow
+
+    async def main(url: str) -> None:
+        store = Store(url)
+        hub: Hub = create_app(store, bus=BusConfig(REDIS_URL, redis_prefix(), LEASE)).state.hub
+        node = hub.cluster
+        assert node is not None
+        try:
+            store.register_node(node.node, "-", 60)
+            await node.bus.start(node.inbox)
+            seats = [SeatRow(0, "东", None, "0" * 64)]
+            row = store.create_room(
+                number="654321", variant="guangdong", options={}, hands=1, turn_seconds=0,
+                seed=1, creator_addr="test", seats=seats, owner=node.node,
+            )  # fmt: skip
+            handle = Handle(Room(row, seats))
+            await node.adopt(handle, 1)
+            await handle.lock.acquire()
+
+            async def timer() -> None:  # what Hub.fire and a queued message do
+                async with handle.lock:
+                    await hub.commit(handle, Outcome(log=[(0, "x", {})], status="playing"))
+
+            late = asyncio.create_task(timer())
+            join = asyncio.ensure_future(node.http_ops["join"](handle, {"name": "p1"}))
+            await asyncio.sleep(0.05)
+            node.drop("654321")
+            handle.lock.release()
+            for task in (late, join):
+                with pytest.raises(ApiError) as refused:
+                    await task
+                assert refused.value.code == "moved", refused.value
+            assert "654321" not in hub.rooms
+            assert store.events(row.id) == []
+            fresh = store.room("654321")
+            assert fresh is not None and fresh.status == "waiting"
+            assert [s.seat for s in store.seats(row.id)] == [0]
+        finally:
+            await node.bus.stop()
+            hub.writer.shutdown(wait=True)
+            store.close()
+
+    with postgres_schema() as url:
+        asyncio.run(main(url))
 
 
 def test_an_owner_frozen_inside_a_write_does_not_hold_a_takeover_forever(

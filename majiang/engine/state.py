@@ -15,7 +15,7 @@ from operator import mul
 from typing import TYPE_CHECKING
 
 from majiang.errors import IllegalActionError
-from majiang.hand import is_winning, waits
+from majiang.hand import is_winning_counts, waits
 from majiang.observation import MeldView, Observation, meld_views, observe
 from majiang.rules.base import BaseRules, Variant, score_position
 from majiang.scoring import Item
@@ -345,12 +345,11 @@ class HandState:
             # natural kongs only: no wild in melds, or none held (the common case)
             if 4 in c:  # wilds are never konged without wild_in_melds (RULES.md 4.1, 5.1)
                 found = [Action(seat, A_KONG, t) for t in range(34) if c[t] == 4 and t != wild]
-            found += [
-                Action(seat, A_KONG, m.tiles[0])
-                for m in self.melds[seat]
-                if m.kind == M_PENG and c[m.tiles[0]]
-            ]
-            found.sort(key=Action.sort_key)
+            for m in self.melds[seat]:  # a loop, not a comprehension: most turns have none
+                if m.kind == M_PENG and c[m.tiles[0]]:
+                    found.append(Action(seat, A_KONG, m.tiles[0]))
+            if len(found) > 1:
+                found.sort(key=Action.sort_key)
             return found
         for t in range(34):
             if t == wild or not c[t]:
@@ -381,14 +380,14 @@ class HandState:
                 hit = (key, self._waits(seat))
                 self._waits_cache[seat] = hit
             return extra in hit[1]
-        tiles = self.hand_tiles(seat)
+        counts = self.concealed[seat]  # no tile list built: the hot path of every turn
         if self.melds[seat]:
-            return is_winning(
-                tiles,
+            return is_winning_counts(
+                counts,
                 wild=self.wild,
                 **{**self.shapes, "seven_pairs": False, "thirteen_orphans": False},
             )
-        return is_winning(tiles, wild=self.wild, **self.shapes)
+        return is_winning_counts(counts, wild=self.wild, **self.shapes)
 
     def _waits(self, seat: int) -> frozenset[int]:
         """Kinds completing the seat's 3n+1 concealed tiles."""
@@ -900,7 +899,8 @@ class HandState:
         self.can_win_now = True
         self.after_kong = kong
         self.seat_log[seat].append("D")
-        self._clear_missed(seat, "draw")
+        self.missed_win[seat].clear()  # _clear_missed(seat, "draw"), inline on every draw
+        self.missed_peng[seat].clear()
         live = self.hi - self.lo
         self.last_turn = live <= self.variant.claim_end_live
         final = self.variant.final_live

@@ -5,7 +5,14 @@ tools/gen_tables.py); ``majiang.hand.reference`` is a brute-force oracle used
 by the tests. The contract is docs/hand-api.md.
 """
 
-from majiang.hand.analysis import is_pairs, is_sets, is_winning, shanten, waits
+from majiang.hand.analysis import (
+    is_pairs,
+    is_sets,
+    is_winning,
+    is_winning_counts,
+    shanten,
+    waits,
+)
 from majiang.hand.decompose import Decomposition, Group, decompositions
 
 __all__ = [
@@ -15,6 +22,7 @@ __all__ = [
     "is_pairs",
     "is_sets",
     "is_winning",
+    "is_winning_counts",
     "shanten",
     "waits",
 ]

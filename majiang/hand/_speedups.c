@@ -236,6 +236,52 @@ static PyObject *py_is_winning(PyObject *self, PyObject *const *args, Py_ssize_t
     return PyBool_FromLong(win_core(h.key, h.w, h.n, flags));
 }
 
+/* A hand given as 34 counts (the engine's concealed counts); as read_hand. */
+static int read_counts(PyObject *counts, long wild, Hand *h) {
+    PyObject *seq = PySequence_Fast(counts, "counts must be a sequence of 34 ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != 34) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "counts must hold 34 counts, one per kind");
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    memset(h, 0, sizeof(Hand));
+    for (int t = 0; t < 34; t++) {
+        long c = PyLong_AsLong(items[t]);
+        if (c == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "a count is an int 0-4, got %R", items[t]);
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (c < 0 || c > 4) {
+            PyErr_Format(PyExc_ValueError, "a count is an int 0-4, got %ld for kind %d", c, t);
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (!c) continue;
+        h->cnt[t] = (unsigned char)c;
+        h->n += (int)c;
+        if (t == wild) h->w += (int)c;
+        else h->key[SUIT[t]] += (int)c * W5[t];
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *py_is_winning_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                      PyObject *kwnames) {
+    PyObject *counts; long wild; int flags; Hand h;
+    if (parse_args(args, nargs, kwnames, "is_winning_counts", &counts, &wild, &flags) < 0)
+        return NULL;
+    if (ensure_tables() < 0 || read_counts(counts, wild, &h) < 0) return NULL;
+    if (h.n % 3 != 2 || h.n > 14)
+        return PyErr_Format(PyExc_ValueError,
+                            "is_winning takes %d tiles; expected 3n+2 tiles (2, 5, 8, 11 or 14)", h.n);
+    return PyBool_FromLong(win_core(h.key, h.w, h.n, flags));
+}
+
 static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                             PyObject *kwnames) {
     PyObject *tiles; long wild; int flags; Hand h;
@@ -300,6 +346,8 @@ static PyMethodDef methods[] = {
     {"init", (PyCFunction)py_init, METH_VARARGS, "Register the table loader, the Tile kinds and the Python shanten."},
     {"is_winning", (PyCFunction)(void (*)(void))py_is_winning, METH_FASTCALL | METH_KEYWORDS,
      "True if the concealed part (3n+2 tiles) is a complete hand."},
+    {"is_winning_counts", (PyCFunction)(void (*)(void))py_is_winning_counts,
+     METH_FASTCALL | METH_KEYWORDS, "is_winning of a hand given as 34 counts."},
     {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL | METH_KEYWORDS,
      "Tile exchanges from complete, minus one: -1 complete, 0 ready."},
     {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL | METH_KEYWORDS,

@@ -17,6 +17,16 @@ def is_winning(
     wild_numbers_only: bool = False,
     wild_pairs_natural: bool = True,
 ) -> bool: ...
+def is_winning_counts(
+    counts: Sequence[int],
+    *,
+    wild: int | None = None,
+    seven_pairs: bool = True,
+    thirteen_orphans: bool = True,
+    quads_as_two_pairs: bool = True,
+    wild_numbers_only: bool = False,
+    wild_pairs_natural: bool = True,
+) -> bool: ...
 def waits(
     tiles: Sequence[int],
     *,

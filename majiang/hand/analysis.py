@@ -8,6 +8,8 @@ suit's table key at once. See docs/hand-api.md for the exact contract.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
+from operator import mul
 
 from majiang.hand import _tables
 from majiang.hand._suit import INF, kept
@@ -109,6 +111,42 @@ def _py_is_winning(
         quads_as_two_pairs,
         wild_numbers_only,
         wild_pairs_natural,
+    )
+
+
+_SINGLES = tuple((t,) for t in range(34))
+
+
+def _py_is_winning_counts(
+    counts: Sequence[int],
+    *,
+    wild: int | None = None,
+    seven_pairs: bool = True,
+    thirteen_orphans: bool = True,
+    quads_as_two_pairs: bool = True,
+    wild_numbers_only: bool = False,
+    wild_pairs_natural: bool = True,
+) -> bool:
+    """``is_winning`` of a hand given as 34 counts (an engine's concealed counts), so a
+    caller holding counts builds no tile list."""
+    if len(counts) != 34:
+        raise ValueError("counts must hold 34 counts, one per kind")
+    try:
+        fits = min(counts) >= 0 and max(counts) <= 4
+        tiles = list(chain.from_iterable(map(mul, _SINGLES, counts)))
+    except TypeError:
+        fits = False
+    if not fits:
+        t, c = next((t, c) for t, c in enumerate(counts) if type(c) is not int or not 0 <= c <= 4)
+        raise ValueError(f"a count is an int 0-4, got {c!r} for kind {t}")
+    return is_winning(
+        tiles,
+        wild=wild,
+        seven_pairs=seven_pairs,
+        thirteen_orphans=thirteen_orphans,
+        quads_as_two_pairs=quads_as_two_pairs,
+        wild_numbers_only=wild_numbers_only,
+        wild_pairs_natural=wild_pairs_natural,
     )
 
 
@@ -380,6 +418,7 @@ def _merge3(a: Sequence[int], b: Sequence[int], top: int) -> list[int]:
 
 
 is_winning = _py_is_winning
+is_winning_counts = _py_is_winning_counts
 waits = _py_waits
 shanten = _py_shanten
 ACCELERATED = False
@@ -397,6 +436,7 @@ else:
 
     _speedups.init(_flat_tables, KINDS, _py_shanten)
     is_winning = _speedups.is_winning
+    is_winning_counts = _speedups.is_winning_counts
     waits = _speedups.waits
     shanten = _speedups.shanten
     ACCELERATED = True

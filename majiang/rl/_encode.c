@@ -71,13 +71,26 @@ static int same(PyObject *obj, PyObject *member) {
     return r < 0 ? (PyErr_Clear(), 0) : r;
 }
 
+/* PyLong_AsLong, reading a small non-negative int in place (the counts, tiles and seats
+ * read here are all of them) on CPython 3.11, whose int layout this knows. */
+static inline long as_long(PyObject *v) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(v)) {
+        Py_ssize_t size = Py_SIZE(v);
+        if (size == 0) return 0;
+        if (size == 1) return (long)((PyLongObject *)v)->ob_digit[0];
+    }
+#endif
+    return PyLong_AsLong(v);
+}
+
 /* An int attribute of `obj`, or -1 for None; -2 with an exception set on error. */
 static long int_attr(PyObject *obj, PyObject *name) {
     PyObject *v = PyObject_GetAttr(obj, name);
     if (!v) return -2;
     long r = -1;
     if (v != Py_None) {
-        r = PyLong_AsLong(v);
+        r = as_long(v);
         if (r == -1 && PyErr_Occurred()) r = -2;
     }
     Py_DECREF(v);
@@ -91,7 +104,7 @@ static int bad(const char *what) {
 
 /* An int in [0, hi) from a Python int (a tile, a seat); -1 with ValueError otherwise. */
 static long in_range(PyObject *v, long hi, const char *what) {
-    long r = PyLong_AsLong(v);
+    long r = as_long(v);
     if (r == -1 && PyErr_Occurred()) return -1;
     if (r < 0 || r >= hi) return bad(what);
     return r;
@@ -394,7 +407,7 @@ static long index_of(PyObject *a, long window, long wild) {
     PyObject *tiles = PyTuple_GET_ITEM(a, 3);
     if (same(kind, act_discard)) {
         if (tile == Py_None) return -1;
-        long t = PyLong_AsLong(tile);
+        long t = as_long(tile);
         return t == -1 && PyErr_Occurred() ? -2 : t;
     }
     if (same(kind, act_pass)) return A_PASS;
@@ -405,14 +418,14 @@ static long index_of(PyObject *a, long window, long wild) {
     long v[2] = {0};
     Py_ssize_t wilds = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(ts[i]);
+        long x = as_long(ts[i]);
         if (x == -1 && PyErr_Occurred()) return -2;
         if (i < 2) v[i] = x;
         if (wild >= 0 && x == wild) wilds++;
     }
     if (same(kind, act_kong)) {
         if (tile == Py_None) return -1;
-        long t = PyLong_AsLong(tile);
+        long t = as_long(tile);
         if (t == -1 && PyErr_Occurred()) return -2;
         if (n == 0) return A_KONG_BASE + t;
         if (n == 1) return wilds == 1 ? A_KONG_BASE + 34 + t : -1;
@@ -444,6 +457,36 @@ static long opt_tile(PyObject *v) {
     return r == -1 && PyErr_Occurred() ? -2 : r;
 }
 
+/* The indexes of `legal` (escapes left out) as a new list; with `mask` set, also a 1 at
+ * each index of that int8 row (actions.legal_indices / actions.legal_mask). */
+static PyObject *indices_of(PyObject *legal, long window, long wild, signed char *mask) {
+    PyObject *seq = PySequence_Fast(legal, "legal_indices: legal is a sequence of actions");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyList_New(0);
+    if (!out) { Py_DECREF(seq); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long k = index_of(items[i], window, wild);
+        if (k == -2) { Py_DECREF(out); Py_DECREF(seq); return NULL; }
+        if (k < 0) continue;
+        if (mask && k > A_PASS) {
+            PyErr_Format(PyExc_ValueError, "legal_mask: index %ld is outside the space", k);
+            Py_DECREF(out); Py_DECREF(seq);
+            return NULL;
+        }
+        PyObject *x = PyLong_FromLong(k);
+        if (!x || PyList_Append(out, x) < 0) {
+            Py_XDECREF(x); Py_DECREF(out); Py_DECREF(seq);
+            return NULL;
+        }
+        Py_DECREF(x);
+        if (mask) mask[k] = 1;
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 /* legal_indices(legal, window_tile, wild): actions.legal_indices, in C. */
 static PyObject *py_legal_indices(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
@@ -456,25 +499,36 @@ static PyObject *py_legal_indices(PyObject *self, PyObject *const *args, Py_ssiz
     }
     long window = opt_tile(args[1]), wild = opt_tile(args[2]);
     if (window == -2 || wild == -2) return NULL;
-    PyObject *seq = PySequence_Fast(args[0], "legal_indices: legal is a sequence of actions");
-    if (!seq) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    PyObject *out = PyList_New(0);
-    if (!out) { Py_DECREF(seq); return NULL; }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long k = index_of(items[i], window, wild);
-        if (k == -2) { Py_DECREF(out); Py_DECREF(seq); return NULL; }
-        if (k < 0) continue;
-        PyObject *x = PyLong_FromLong(k);
-        if (!x || PyList_Append(out, x) < 0) {
-            Py_XDECREF(x); Py_DECREF(out); Py_DECREF(seq);
-            return NULL;
-        }
-        Py_DECREF(x);
+    return indices_of(args[0], window, wild, NULL);
+}
+
+/* legal_mask(legal, window_tile, wild, out, row): legal_indices, and a 1 at each of them in
+ * row `row` of the C-contiguous int8 buffer `out` (rows of 217; the rest is left as it is). */
+static PyObject *py_legal_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "legal_mask(legal, window_tile, wild, out, row)");
+        return NULL;
     }
-    Py_DECREF(seq);
-    return out;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "majiang.rl._encode.init() was not called");
+        return NULL;
+    }
+    long window = opt_tile(args[1]), wild = opt_tile(args[2]);
+    if (window == -2 || wild == -2) return NULL;
+    Py_ssize_t row = PyLong_AsSsize_t(args[4]);
+    if (row == -1 && PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[3], &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (view.itemsize != 1 || !view.format || strcmp(view.format, "b") != 0)
+        PyErr_SetString(PyExc_TypeError, "legal_mask: out must be an int8 buffer");
+    else if (row < 0 || (row + 1) * (Py_ssize_t)(A_PASS + 1) > view.len)
+        PyErr_Format(PyExc_IndexError, "legal_mask: row %zd is outside the buffer", row);
+    else
+        result = indices_of(args[0], window, wild, (signed char *)view.buf + row * (A_PASS + 1));
+    PyBuffer_Release(&view);
+    return result;
 }
 
 static int set_members(PyObject *tuple, Py_ssize_t n, PyObject ***slots, const char *what) {
@@ -526,6 +580,8 @@ static PyMethodDef methods[] = {
      "Encode a seat's view of a hand into a row of a float32 buffer (encoding v1)."},
     {"legal_indices", (PyCFunction)(void (*)(void))py_legal_indices, METH_FASTCALL,
      "The action indexes of a legal list (actions.legal_indices)."},
+    {"legal_mask", (PyCFunction)(void (*)(void))py_legal_mask, METH_FASTCALL,
+     "legal_indices, also setting a 1 at each in a row of an int8 mask buffer."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_encode",

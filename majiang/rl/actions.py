@@ -12,6 +12,7 @@ space: it is no playing decision.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from majiang.errors import IllegalActionError
 from majiang.observation import Observation
@@ -32,6 +33,7 @@ __all__ = [
     "action_to_index",
     "index_to_action",
     "legal_indices",
+    "legal_mask",
 ]
 
 DISCARD = 0
@@ -222,6 +224,23 @@ legal_indices = _py_legal_indices
 the tile on offer and the wild kind."""
 if _accelerator is not None:
     legal_indices = _accelerator.legal_indices
+
+
+def _py_legal_mask(
+    legal: Iterable[Action], window_tile: int | None, wild: int | None, out: Any, row: int
+) -> list[int]:
+    """``legal_indices``, also setting a 1 at each of them in ``out[row]`` (``out`` a
+    C-contiguous int8 array of rows of ``ACTION_COUNT``; the row's other cells are left)."""
+    indices = legal_indices(legal, window_tile, wild)
+    out[row, indices] = 1
+    return indices
+
+
+legal_mask = _py_legal_mask
+"""``legal_indices``, also writing the mask's ones into a row of an int8 array (one call
+per table of a batch)."""
+if _accelerator is not None:
+    legal_mask = _accelerator.legal_mask
 
 
 def describe(index: int) -> str:

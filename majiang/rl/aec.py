@@ -17,7 +17,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from majiang.errors import IllegalActionError, OptionError
 from majiang.rl.actions import ACTION_COUNT, PASS
@@ -34,6 +39,8 @@ __all__ = ["AGENTS", "MajiangAECEnv", "MajiangParallelEnv", "env", "parallel_env
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 """The agents, seat 0 to seat 3 (seat 0 is East of the match's seating, not the dealer)."""
+
+_SEATS = {a: s for s, a in enumerate(AGENTS)}
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -116,7 +123,8 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(AGENTS, space)
         self.action_spaces = dict.fromkeys(AGENTS, spaces.Discrete(ACTION_COUNT))
         self._rng = random.Random()
-        self._cache: tuple[int, str, Obs] | None = None
+        self._rewarded = False
+        """Does ``rewards`` hold a paying step's values (else every entry is zero)?"""
         self.agent_selection = AGENTS[0]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -140,25 +148,17 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        self._cache = None
+        self._rewarded = False
         self.agent_selection = AGENTS[self.table.seat]
 
     def observe(self, agent: str) -> Obs | None:
         """``agent``'s observation: its encoded view and its legal action mask (all zeros
-        while it has nothing to decide)."""
-        seat = AGENTS.index(agent)
+        while it has nothing to decide); fresh arrays on every call."""
         table = self.table
-        cache = self._cache
-        if cache is not None and cache[0] == table.steps and cache[1] == agent:
-            return {"observation": cache[2]["observation"].copy(),
-                    "action_mask": cache[2]["action_mask"].copy()}
         if table.match is None:
             return None
-        planes = np.empty((1, PLANES, 34), dtype=np.float32)
-        table.encode(seat, planes, 0)
-        out = {"observation": planes[0], "action_mask": table.mask(seat)}
-        self._cache = (table.steps, agent, out)
-        return {"observation": out["observation"].copy(), "action_mask": out["action_mask"].copy()}
+        obs, mask = table.view(_SEATS[agent])
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """The selected agent's action (an index of the action space)."""
@@ -168,23 +168,29 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
             return
         table = self.table
         seat = table.seat
-        index = table.check(seat, action)
+        legal = table.legal()
+        index = action if type(action) is int and action in legal else table.check(seat, action)
         self._cumulative_rewards[agent] = 0.0
         deltas = table.act(seat, index)
-        self._clear_rewards()
+        rewards = self.rewards
         if deltas is not None:
             scale = self.reward_scale
             for s, d in enumerate(deltas):
-                self.rewards[AGENTS[s]] = d / scale
+                rewards[AGENTS[s]] = d / scale
             for a in AGENTS:
                 self.infos[a] = {"deltas": deltas}
+            self._rewarded = True
+        elif self._rewarded:  # the last step paid: this one pays nothing
+            self._clear_rewards()
+            self._rewarded = False
         if table.done:
             for a in AGENTS:
                 self.terminations[a] = True
         elif self.max_cycles is not None and table.moments >= self.max_cycles:
             for a in AGENTS:
                 self.truncations[a] = True
-        self._accumulate_rewards()
+        if self._rewarded:  # rewards are zero on every other step: nothing to add
+            self._accumulate_rewards()
         if table.seat >= 0 and not self.truncations[agent]:
             self.agent_selection = AGENTS[table.seat]
         else:
@@ -364,6 +370,74 @@ class MajiangParallelEnv(ParallelEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
+_BEFORE_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"}
+)
+
+
+class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper with the reads of every step (``last``,
+    ``agent_iter``, ``step``, ``agent_selection`` …) going straight to the environment
+    instead of through two ``__getattr__`` forwards each; the same checks and errors."""
+
+    def __getattr__(self, name: str) -> Any:
+        """The environment's attribute; AttributeError for per-episode data before reset."""
+        if name in _BEFORE_RESET and not self.__dict__.get("_has_reset", False):
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        if name.startswith("_") and name != "_cumulative_rewards":
+            raise AttributeError(f"accessing private attribute '{name}' is prohibited")
+        env = self.__dict__.get("env")
+        if env is None:  # not wrapped yet (mid-construction, mid-unpickling)
+            raise AttributeError(name)
+        return getattr(env, name)
+
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, flags and info."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        if observe:
+            return self.env.last(True)  # type: ignore[no-any-return]
+        return self.env.last(False)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        """The selected agent's action (PettingZoo's checks: reset first; a warning once
+        every agent is done)."""
+        env = self.env
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        """The selected agent, step after step (``step`` or ``reset`` between)."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator, reading the environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection  # type: ignore[no-any-return]
+
+
 def raw_env(variant: str, options: Mapping[str, object] | None = None,
             render_mode: str | None = None, **kwargs: Any) -> MajiangAECEnv:
     """The unwrapped AEC environment (``MajiangAECEnv``)."""
@@ -375,7 +449,7 @@ def env(variant: str, options: Mapping[str, object] | None = None,
     """The AEC environment of ``variant`` under room ``options``, in PettingZoo's
     order-enforcing wrapper. Keywords: ``episode`` ("hand" or "match"), ``hands`` (per
     match episode), ``reward_scale``, ``max_cycles``."""
-    return wrappers.OrderEnforcingWrapper(raw_env(variant, options, render_mode, **kwargs))
+    return OrderEnforcing(raw_env(variant, options, render_mode, **kwargs))
 
 
 def parallel_env(variant: str, options: Mapping[str, object] | None = None,

@@ -21,8 +21,8 @@ from majiang.engine.match import Match
 from majiang.engine.state import HandState
 from majiang.errors import IllegalActionError, OptionError
 from majiang.observation import Observation
-from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, names
-from majiang.rl.features import HandContext, encode_state
+from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, legal_mask, names
+from majiang.rl.features import ACCELERATED, PLANES, HandContext, encode_state
 from majiang.rules import get_variant
 from majiang.values import Action, Phase
 
@@ -65,6 +65,8 @@ class Table:
         self.done = True
         self._obs: Observation | None = None
         self._legal: list[int] | None = None
+        self._actions: list[Action] | None = None
+        """The engine's legal list that ``_legal`` indexes, position for position."""
         self._context: HandContext | None = None
 
     @property
@@ -85,14 +87,15 @@ class Table:
     def _advance(self) -> None:
         """Pass for the seats with nothing but pass, and find the seat to ask."""
         self._obs = None
-        self._legal = None
-        state = self.state
+        self._legal = self._actions = None
+        state = self._state
+        assert state is not None
         while state.result_ is None:
             if state.phase is _TURN:
                 self.seat = state.to_act()[-1]  # an instant declarer first, then the turn's
                 return
             state.auto_pass()
-            if state.phase is _TURN or state.result_ is not None:
+            if state.phase is _TURN or state.is_terminal():  # re-read: auto_pass may end it
                 continue
             waiting = state.to_act()
             if len(waiting) == 1:
@@ -130,6 +133,29 @@ class Table:
             context = self._context = HandContext(state)
         encode_state(state, seat, out, row, context)
 
+    def view(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """``seat``'s encoded observation ``(PLANES, 34)`` and legal mask ``(217,)`` now,
+        as fresh arrays (``encode`` and ``mask`` in one call, for an env's ``observe``)."""
+        if not ACCELERATED:
+            planes = np.empty((1, PLANES, 34), dtype=np.float32)
+            self.encode(seat, planes, 0)
+            return planes[0], self.mask(seat)
+        state = self.state
+        context = self._context
+        if context is None or context.state is not state:
+            context = self._context = HandContext(state)
+        obs = np.empty((PLANES, 34), dtype=np.float32)  # the C paths write one row of each
+        encode_state(state, seat, obs, 0, context)
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        if seat == self.seat:
+            if self._legal is None:
+                self._load(mask, 0)
+            else:
+                mask[self._legal] = 1
+        elif self.seat >= 0:
+            mask[self._indices(seat)] = 1
+        return obs, mask
+
     def _indices(self, seat: int) -> list[int]:
         """``seat``'s legal action indexes, from the engine's legal list (what its
         observation's ``legal`` holds, read against the same window tile and wild)."""
@@ -137,21 +163,54 @@ class Table:
         window = None if state.phase is _TURN else state.window_tile
         return legal_indices(state.legal_actions(seat), window, state.wild)
 
+    def _load(self, mask: npt.NDArray[np.int8] | None, row: int) -> list[int]:
+        """The deciding seat's legal indexes and engine actions, kept for ``act``; with
+        ``mask``, its ones written into ``mask[row]`` in the same pass."""
+        state = self.state
+        actions = state.legal_actions(self.seat)
+        window = None if state.phase is _TURN else state.window_tile
+        if mask is None:
+            legal = legal_indices(actions, window, state.wild)
+        else:
+            legal = legal_mask(actions, window, state.wild, mask, row)
+        self._legal = legal
+        self._actions = actions if len(actions) == len(legal) else None  # no escape listed
+        return legal
+
     def legal(self) -> list[int]:
         """The deciding seat's legal action indexes (the mask's ones)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._indices(self.seat)
+            legal = self._load(None, 0)
         return legal
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """``seat``'s legal action mask now (all zeros when it has no decision)."""
-        out = np.zeros(ACTION_COUNT, dtype=np.int8)
+        out = np.zeros((1, ACTION_COUNT), dtype=np.int8)
         if seat == self.seat:
-            out[self.legal()] = 1
+            if self._legal is None:
+                self._load(out, 0)
+            else:
+                out[0, self._legal] = 1
         elif self.seat >= 0:
-            out[self._indices(seat)] = 1
-        return out
+            out[0, self._indices(seat)] = 1
+        row: npt.NDArray[np.int8] = out[0]
+        return row
+
+    def write(
+        self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8], row: int
+    ) -> None:
+        """Write the deciding seat's encoded observation as ``obs[row]`` and its legal
+        mask's ones into ``mask[row]`` (a zeroed row): one call per table of a batch."""
+        state = self._state
+        context = self._context
+        if context is None or context.state is not state:
+            context = self._context = HandContext(self.state)
+        encode_state(context.state, self.seat, obs, row, context)
+        if self._legal is None:
+            self._load(mask, row)
+        else:
+            mask[row, self._legal] = 1
 
     def check(self, seat: int, index: object) -> int:
         """``index`` as an int if it is legal for ``seat`` now; IllegalActionError naming
@@ -174,13 +233,21 @@ class Table:
     def act(self, seat: int, index: int) -> list[int] | None:
         """Apply ``seat``'s legal action ``index`` (``check`` it first); the hand's deltas
         if it ended, else None. Starts the match's next hand in a match episode."""
+        actions = self._actions
+        if actions is not None and seat == self.seat:
+            legal = self._legal
+            assert legal is not None
+            if index in legal:  # the engine's own action for the index, as listed
+                return self.apply(actions[legal.index(index)])
         state = self.state
         window = None if state.phase is _TURN else state.window_tile
         return self.apply(action_of(index, seat, window, state.wild))
 
     def apply(self, action: Action) -> list[int] | None:
         """Apply a legal engine action (a bot's); as ``act``."""
-        state = self.state
+        state = self._state
+        if state is None:
+            raise IllegalActionError("the table has not started: call reset() first")
         turn = state.phase is _TURN
         state.apply(action)
         self.steps += 1

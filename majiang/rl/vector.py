@@ -65,7 +65,6 @@ class VectorEnv:
         self._copies = np.broadcast_to(
             copies_of(self.tables[0].variant.id, self.tables[0].options), (n, 34)
         )
-        self._offsets = np.arange(n, dtype=np.int64) * ACTION_COUNT
 
     def reset(self, seed: int | None = None) -> VectorStep:
         """Start every table (seeded from ``seed``, else from the constructor's seed)."""
@@ -85,20 +84,17 @@ class VectorEnv:
     ) -> VectorStep:
         tables = self.tables
         n = self.num_envs
+        mask = np.zeros((n, ACTION_COUNT), dtype=np.int8)
         if ACCELERATED:
             obs = np.empty((n, PLANES, 34), dtype=np.float32)
             for i, t in enumerate(tables):
-                t.encode(t.seat, obs, i)
+                t.write(obs, mask, i)
         else:  # the pure Python encoder is quicker over the whole batch at once
             obs = encode_batch([t.observation() for t in tables], copies=self._copies)
-        mask = np.zeros(n * ACTION_COUNT, dtype=np.int8)
-        idx: list[int] = []
-        for i, t in enumerate(tables):
-            base = i * ACTION_COUNT
-            idx.extend([base + j for j in t.legal()])
-        mask[idx] = 1
+            for i, t in enumerate(tables):
+                mask[i, t.legal()] = 1
         seats = np.fromiter((t.seat for t in tables), dtype=np.int64, count=n)
-        return VectorStep(obs, mask.reshape(n, ACTION_COUNT), seats, rewards, dones)
+        return VectorStep(obs, mask, seats, rewards, dones)
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> VectorStep:
         """One action index per table, for its deciding seat. Every action is checked
@@ -110,8 +106,8 @@ class VectorEnv:
         acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         checked = []
         for i, (t, a) in enumerate(zip(tables, acts, strict=True)):
-            legal = t.legal()
-            if a in legal and type(a) is int:
+            legal = t._legal or t.legal()  # loaded by the last _batch
+            if type(a) is int and a in legal:
                 checked.append(a)
                 continue
             try:

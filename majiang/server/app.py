@@ -331,11 +331,23 @@ class Hub:
         return await asyncio.to_thread(fn, *args)
 
     # -- committing a room's outcome ---------------------------------------------------------
+    def fence(self, handle: Handle) -> Lease | None:
+        """The lease a room's writes are fenced by: none in one process. In a cluster, the
+        handle's; ApiError 503 ``moved`` if this node let the room go (a task still holding
+        the handle from before, a timer or a queued message, must write nothing)."""
+        if self.cluster is None:
+            return None
+        if handle.lease is None:
+            number = handle.room.number
+            log.warning("room %s: this server no longer holds its lease; nothing written", number)
+            raise ApiError(503, "moved", f"room {number} moved to another server: send it again")
+        return handle.lease
+
     async def commit(self, handle: Handle, out: Outcome) -> None:
         """Store the outcome's log (and status, record), then deliver its messages. If the
         store fails, the room is rebuilt from what is stored and everyone gets a snapshot."""
         room = handle.room
-        lease = handle.lease
+        lease = self.fence(handle)
         try:
             if out.log:
                 await self.append(room.id, out.log, lease)
@@ -348,7 +360,7 @@ class Hub:
         except LeaseLost as err:
             log.warning("room %s: %s", room.number, err)
             if self.cluster is not None:
-                self.cluster.drop(room.number)
+                self.cluster.drop(room.number, handle)
             why = f"room {room.number} moved to another server: {err}"
             raise ApiError(503, "moved", why) from None
         except StoreError as err:
@@ -699,7 +711,7 @@ def create_app(
             seat = handle.room.free_seat()
             token = secrets.token_urlsafe(32)
             row = SeatRow(seat, str(args["name"]), None, token_hash(token))
-            await hub.write(the_store.set_seat, handle.room.id, row, handle.lease)
+            await hub.write(the_store.set_seat, handle.room.id, row, hub.fence(handle))
             await hub.commit(handle, handle.room.set_seat(row))
         return {"seat": seat, "token": token}
 
@@ -709,7 +721,7 @@ def create_app(
             _owner(handle, args.get("authorization"))
             handle.room.check_bot_seat(seat, bot)
             row = SeatRow(seat, bot, bot, None)
-            await hub.write(the_store.set_seat, handle.room.id, row, handle.lease)
+            await hub.write(the_store.set_seat, handle.room.id, row, hub.fence(handle))
             await hub.commit(handle, handle.room.set_seat(row))
             return handle.room.public_state()
 
@@ -718,7 +730,7 @@ def create_app(
         async with handle.lock:
             _owner(handle, args.get("authorization"))
             handle.room.check_clear_seat(seat)
-            await hub.write(the_store.clear_seat, handle.room.id, seat, handle.lease)
+            await hub.write(the_store.clear_seat, handle.room.id, seat, hub.fence(handle))
             await hub.commit(handle, handle.room.clear_seat(seat))
             return handle.room.public_state()
 

@@ -204,31 +204,38 @@ class Bus:
     async def subscribe(self, *channels: str) -> None:
         """Count the channels in; subscribe the new ones and wait until Redis confirms, so
         that whatever is published after this returns reaches this node."""
-        fresh = []
+        fresh: dict[str, asyncio.Future[None]] = {}
         waits: list[asyncio.Future[None]] = []
         loop = asyncio.get_running_loop()
         for channel in channels:
             self._subs[channel] += 1
             if self._subs[channel] == 1:
-                fresh.append(channel)
                 future: asyncio.Future[None] = loop.create_future()
+                fresh[channel] = future
                 self._confirm.setdefault(channel, deque()).append(future)
                 self._pending[channel] = future
                 waits.append(future)
             elif channel in self._pending:  # subscribed by another, not yet confirmed
                 waits.append(self._pending[channel])
         try:
-            if fresh:
-                await self.pubsub.subscribe(*fresh)
-        except Exception as exc:
-            raise BusError(f"the bus refused a subscription: {exc}") from None
-        try:
-            await asyncio.wait_for(asyncio.gather(*map(asyncio.shield, waits)), RPC_SECONDS)
-        except TimeoutError:
-            raise BusError("the bus did not confirm a subscription") from None
+            try:
+                if fresh:
+                    await self.pubsub.subscribe(*fresh)
+            except Exception as exc:
+                raise BusError(f"the bus refused a subscription: {exc}") from None
+            try:
+                await asyncio.wait_for(asyncio.gather(*map(asyncio.shield, waits)), RPC_SECONDS)
+            except TimeoutError:
+                raise BusError("the bus did not confirm a subscription") from None
         finally:
-            for channel in fresh:
-                self._pending.pop(channel, None)
+            for channel, future in fresh.items():
+                if self._pending.get(channel) is future:
+                    del self._pending[channel]
+                waiting = self._confirm.get(channel, deque())
+                if future in waiting:  # never confirmed: it must not take a later one's
+                    waiting.remove(future)
+                if not waiting:
+                    self._confirm.pop(channel, None)
 
     async def unsubscribe(self, *channels: str) -> None:
         """Count the channels out; unsubscribe those nobody wants any more."""
@@ -354,7 +361,7 @@ class Cluster:
                 for handle, lease in owned:
                     if handle.lease == lease and held.get(handle.room.id) != lease.epoch:
                         log.warning("room %s: lease taken by another node", handle.room.number)
-                        self.drop(handle.room.number)
+                        self.drop(handle.room.number, handle)
                 await self._forget_dead_peers()
             except asyncio.CancelledError:
                 raise
@@ -466,17 +473,23 @@ class Cluster:
                 self._spawn(self._attach(cid))
         return True
 
-    def drop(self, number: str) -> None:
+    def drop(self, number: str, handle: Handle | None = None) -> None:
         """Stop owning a room (its lease is another node's now, or it was let go): its
-        timer, its inbound channel. This node's connections to it stay, relayed."""
-        handle = self.hub.rooms.pop(number, None)
+        timer, its inbound channel. This node's connections to it stay, relayed. With
+        ``handle``, that handle alone: its lease goes, so nothing still holding it writes
+        (Hub.fence); the room's handle here, if a newer one (taken again since), stays."""
+        current = self.hub.rooms.get(number)
+        if handle is None:
+            handle = current
         if handle is None:
             return
         if handle.timer is not None:
             handle.timer.cancel()
             handle.timer = None
         handle.lease = None
-        self._spawn(self.bus.unsubscribe(self.channel(number, "in")))
+        if handle is current:
+            del self.hub.rooms[number]
+            self._spawn(self.bus.unsubscribe(self.channel(number, "in")))
 
     def forget(self, number: str) -> None:
         """The hub let a closed room go: stop listening for it."""

@@ -476,7 +476,8 @@ class Store:
         events are tried alone, so one room's bad batch does not refuse the others'; returns
         each batch's error, None where it was stored. With ``leases`` (room id -> Lease,
         PostgreSQL), a room whose lease another node took gets LeaseLost and nothing of it
-        is stored, checked in the same transaction (the lease rows share-locked)."""
+        is stored, checked in the same transaction (the lease rows share-locked); so does a
+        room missing from ``leases``, on either path (the group insert or one room alone)."""
         rows = [
             (room_id, seq, kind, data) for room_id, events in batches for seq, kind, data in events
         ]
@@ -490,8 +491,11 @@ class Store:
             ]
         out: list[StoreError | None] = []
         for room_id, events in batches:
+            if leases is not None and room_id not in leases:
+                out.append(LeaseLost(_lost(room_id, None)))  # fenced, with no lease: refused
+                continue
             try:
-                self.append(room_id, events, leases.get(room_id) if leases else None)
+                self.append(room_id, events, leases[room_id] if leases is not None else None)
                 out.append(None)
             except StoreError as err:
                 out.append(err)
