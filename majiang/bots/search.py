@@ -38,8 +38,6 @@ SAMPLES = 12
 BUDGET = 0.08
 """Seconds a search may take before it stops drawing worlds (the default keeps a
 decision within 100 ms on a 2-core machine)."""
-MIN_SAMPLES = 2
-"""Worlds a search plays before the time budget may stop it."""
 MIN_SWITCH = 6
 """Worlds a search must have played to leave the prior's choice: with fewer, two
 standard errors of a handful of rollouts are no evidence, and the prior is kept."""
@@ -106,7 +104,9 @@ def rollout(world: HandState, flags: Shapes, seat: int | None = None, seed: int 
 
     bots: list[Bot] = [RolloutBot(world, flags) for _ in range(4)]
     if seat is not None:
-        bots[seat] = GreedyPlusBot(random.Random(seed))
+        own = GreedyPlusBot(random.Random(seed))
+        own.lookahead = False  # its two-step worth costs ~10x a rollout decision
+        bots[seat] = own
     play_hand(world, bots)
 
 
@@ -135,6 +135,7 @@ class SearchBot:
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The searched choice among ``legal``, or the prior's where there is nothing to
         search."""
+        start = time.perf_counter()
         choice = self.prior.act(observation, legal)
         if len(legal) == 1 or choice.type == "hu":
             return choice
@@ -143,7 +144,7 @@ class SearchBot:
             return choice
         seed = self.rng.getrandbits(63)
         try:
-            best = self._search(observation, cands, seed)
+            best = self._search(observation, cands, seed, start)
         except MajiangError:
             return choice  # a world the observation does not pin down: keep the prior
         self.searched += 1
@@ -203,23 +204,27 @@ class SearchBot:
         out += [a for a in legal if a.type == "kong" and a != choice][:1]
         return out
 
-    def _search(self, obs: Observation, cands: list[Action], seed: int) -> Action:
+    def _search(self, obs: Observation, cands: list[Action], seed: int, start: float) -> Action:
         """Mean final points of each candidate over common worlds; the prior's (first)
         unless another beats it by more than two standard errors of the paired
         difference."""
         seat = obs.seat
         assert seat is not None
         flags = variant_shapes(obs.variant)
-        start = time.perf_counter()
         outcomes: list[list[int]] = [[] for _ in cands]
         for i in range(self.samples):
-            if self.budget is not None and i >= MIN_SAMPLES:
+            if self.budget is not None and i >= 1:
                 spent = time.perf_counter() - start
                 if spent + spent / i > self.budget:
                     break  # the next world would end past the budget
+                if i == 1 and spent * MIN_SWITCH > self.budget:
+                    break  # too few worlds fit to leave the prior: keep it, save the time
             srng = random.Random(seed + i)
             hidden = sample_hidden(obs, srng)
             for j, action in enumerate(cands):
+                late = i == 0 and j and self.budget is not None
+                if late and time.perf_counter() - start > (self.budget or 0.0):
+                    return cands[0]  # not even one world fits: the prior's choice
                 world = world_from_observation(obs, hidden)
                 world.apply(action)
                 rollout(world, flags, seat if self.own_plan else None, seed + i)
