@@ -167,11 +167,8 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        seat = table.seat
-        legal = table.legal()
-        index = action if type(action) is int and action in legal else table.check(seat, action)
+        deltas = table.play(action)  # checked first: an illegal action changes nothing
         self._cumulative_rewards[agent] = 0.0
-        deltas = table.act(seat, index)
         rewards = self.rewards
         if deltas is not None:
             scale = self.reward_scale

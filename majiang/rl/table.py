@@ -91,8 +91,8 @@ class Table:
         state = self._state
         assert state is not None
         while state.result_ is None:
-            if state.phase is _TURN:
-                self.seat = state.to_act()[-1]  # an instant declarer first, then the turn's
+            if state.phase is _TURN:  # an instant declarer first, then the turn's seat
+                self.seat = state.to_act()[-1] if state.first_turn else state.current
                 return
             state.auto_pass()
             if state.phase is _TURN or state.is_terminal():  # re-read: auto_pass may end it
@@ -167,8 +167,14 @@ class Table:
         """The deciding seat's legal indexes and engine actions, kept for ``act``; with
         ``mask``, its ones written into ``mask[row]`` in the same pass."""
         state = self.state
-        actions = state.legal_actions(self.seat)
-        window = None if state.phase is _TURN else state.window_tile
+        seat = self.seat
+        if state.phase is _TURN and seat == state.current and state.result_ is None:
+            # the engine's own turn list (what legal_actions copies), read, never changed
+            actions = state._turn_actions(seat)
+            window = None
+        else:
+            actions = state.legal_actions(seat)
+            window = None if state.phase is _TURN else state.window_tile
         if mask is None:
             legal = legal_indices(actions, window, state.wild)
         else:
@@ -233,15 +239,37 @@ class Table:
     def act(self, seat: int, index: int) -> list[int] | None:
         """Apply ``seat``'s legal action ``index`` (``check`` it first); the hand's deltas
         if it ended, else None. Starts the match's next hand in a match episode."""
+        return self.apply(self.action(seat, index))
+
+    def action(self, seat: int, index: int) -> Action:
+        """The engine action of ``seat``'s legal index ``index`` (``check`` it first): the
+        engine's own listed action for the deciding seat, else built from the index."""
         actions = self._actions
         if actions is not None and seat == self.seat:
             legal = self._legal
             assert legal is not None
-            if index in legal:  # the engine's own action for the index, as listed
-                return self.apply(actions[legal.index(index)])
+            try:
+                return actions[legal.index(index)]
+            except ValueError:
+                pass
         state = self.state
         window = None if state.phase is _TURN else state.window_tile
-        return self.apply(action_of(index, seat, window, state.wild))
+        return action_of(index, seat, window, state.wild)
+
+    def play(self, index: object) -> list[int] | None:
+        """``check`` then ``act`` for the deciding seat, in one look-up of the index in the
+        legal list when it is a legal int (IllegalActionError, nothing changed, if not)."""
+        legal = self._legal
+        actions = self._actions
+        if legal is not None and actions is not None and type(index) is int:
+            try:
+                k = legal.index(index)
+            except ValueError:
+                k = -1
+            if k >= 0:
+                return self.apply(actions[k])
+        seat = self.seat
+        return self.apply(self.action(seat, self.check(seat, index)))
 
     def apply(self, action: Action) -> list[int] | None:
         """Apply a legal engine action (a bot's); as ``act``."""
