@@ -22,7 +22,7 @@ from majiang.engine.state import HandState
 from majiang.errors import IllegalActionError, OptionError
 from majiang.observation import Observation
 from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, legal_mask, names
-from majiang.rl.features import ACCELERATED, PLANES, HandContext, encode_state
+from majiang.rl.features import FILL, PLANES, HandContext, encode_state
 from majiang.rules import get_variant
 from majiang.values import Action, Phase
 
@@ -136,7 +136,8 @@ class Table:
     def view(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """``seat``'s encoded observation ``(PLANES, 34)`` and legal mask ``(217,)`` now,
         as fresh arrays (``encode`` and ``mask`` in one call, for an env's ``observe``)."""
-        if not ACCELERATED:
+        fill = FILL
+        if fill is None:
             planes = np.empty((1, PLANES, 34), dtype=np.float32)
             self.encode(seat, planes, 0)
             return planes[0], self.mask(seat)
@@ -144,8 +145,10 @@ class Table:
         context = self._context
         if context is None or context.state is not state:
             context = self._context = HandContext(state)
+        if state.variant_state is not context.variant_state:
+            context.load(state.variant_state)
         obs = np.empty((PLANES, 34), dtype=np.float32)  # the C paths write one row of each
-        encode_state(state, seat, obs, 0, context)
+        fill(obs, 0, state, seat, context.fixed, context.extra)  # encode_state, inline
         mask = np.zeros(ACTION_COUNT, dtype=np.int8)
         if seat == self.seat:
             if self._legal is None:
@@ -212,7 +215,13 @@ class Table:
         context = self._context
         if context is None or context.state is not state:
             context = self._context = HandContext(self.state)
-        encode_state(context.state, self.seat, obs, row, context)
+        fill = FILL
+        if fill is None:
+            encode_state(context.state, self.seat, obs, row, context)
+        else:  # encode_state, inline
+            if context.state.variant_state is not context.variant_state:
+                context.load(context.state.variant_state)
+            fill(obs, row, context.state, self.seat, context.fixed, context.extra)
         if self._legal is None:
             self._load(mask, row)
         else:
