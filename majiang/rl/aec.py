@@ -164,7 +164,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
         """The selected agent's observation (as ``observe``), cumulative reward, flags and
         info: AECEnv's ``last`` with ``observe`` read inline (one call less per step)."""
         agent = self.agent_selection
-        obs = None
+        obs: Obs | None = None
         if observe and self.table.match is not None:
             planes, mask = self.table.view(_SEATS[agent])
             obs = {"observation": planes, "action_mask": mask}

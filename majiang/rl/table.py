@@ -95,7 +95,7 @@ class Table:
                 self.seat = state.to_act()[-1] if state.first_turn else state.current
                 return
             state.auto_pass()
-            if state.phase is _TURN or state.is_terminal():  # re-read: auto_pass may end it
+            if state.phase is _TURN or state.result_ is not None:  # auto_pass may end it
                 continue
             waiting = state.to_act()
             if len(waiting) == 1:
@@ -141,7 +141,7 @@ class Table:
             planes = np.empty((1, PLANES, 34), dtype=np.float32)
             self.encode(seat, planes, 0)
             return planes[0], self.mask(seat)
-        state = self.state
+        state = self._state or self.state  # the property raises before start()
         context = self._context
         if context is None or context.state is not state:
             context = self._context = HandContext(state)
@@ -169,7 +169,7 @@ class Table:
     def _load(self, mask: npt.NDArray[np.int8] | None, row: int) -> list[int]:
         """The deciding seat's legal indexes and engine actions, kept for ``act``; with
         ``mask``, its ones written into ``mask[row]`` in the same pass."""
-        state = self.state
+        state = self._state or self.state  # the property raises before start()
         seat = self.seat
         if state.phase is _TURN and seat == state.current and state.result_ is None:
             # the engine's own turn list (what legal_actions copies), read, never changed

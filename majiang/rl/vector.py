@@ -94,7 +94,7 @@ class VectorEnv:
             obs = encode_batch([t.observation() for t in tables], copies=self._copies)
             for i, t in enumerate(tables):
                 mask[i, t.legal()] = 1
-        seats = np.fromiter((t.seat for t in tables), dtype=np.int64, count=n)
+        seats = np.array([t.seat for t in tables], dtype=np.int64)
         return VectorStep(obs, mask, seats, rewards, dones)
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> VectorStep:
