@@ -64,7 +64,7 @@ bench-rl: $(STAMP)
 	$(BIN)/python bench/bench_rl.py --steps 20000 --rlcard-steps 4000 --repeats 3 --markdown bench/RESULTS.md
 
 bench-bots: $(STAMP)
-	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_bots.py --markdown bench/RESULTS.md
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py
