@@ -480,3 +480,26 @@ def test_the_readme_examples_run_as_written() -> None:
     for block in blocks:
         assert len(block.strip().splitlines()) <= 14
         exec(compile(block, "README.md", "exec"), {})
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(sorted(rl.VARIANTS)),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_play_applies_what_check_then_act_applies(variant: str, seed: int) -> None:
+    """Table.play's one look-up (the engine's listed action for a legal int) plays the
+    same hand as the checked path given the index as a numpy integer, step for step."""
+    from majiang.rl.table import Table
+
+    fast, slow = Table(variant), Table(variant)
+    fast.start(seed)
+    slow.start(seed)
+    rng = random.Random(seed)
+    while not fast.done:
+        assert slow.seat == fast.seat and slow.legal() == fast.legal()
+        index = rng.choice(fast.legal())
+        deltas = fast.play(index)
+        assert slow.act(slow.seat, slow.check(slow.seat, np.int64(index))) == deltas
+        assert slow.state.history == fast.state.history
+    assert slow.done and slow.state.result() == fast.state.result()

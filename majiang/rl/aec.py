@@ -160,6 +160,22 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
         obs, mask = table.view(_SEATS[agent])
         return {"observation": obs, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (as ``observe``), cumulative reward, flags and
+        info: AECEnv's ``last`` with ``observe`` read inline (one call less per step)."""
+        agent = self.agent_selection
+        obs: Obs | None = None
+        if observe and self.table.match is not None:
+            planes, mask = self.table.view(_SEATS[agent])
+            obs = {"observation": planes, "action_mask": mask}
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: int | None) -> None:
         """The selected agent's action (an index of the action space)."""
         agent = self.agent_selection
@@ -167,11 +183,8 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        seat = table.seat
-        legal = table.legal()
-        index = action if type(action) is int and action in legal else table.check(seat, action)
+        deltas = table.play(action)  # checked first: an illegal action changes nothing
         self._cumulative_rewards[agent] = 0.0
-        deltas = table.act(seat, index)
         rewards = self.rewards
         if deltas is not None:
             scale = self.reward_scale
