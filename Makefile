@@ -10,7 +10,8 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml setup.py | $(BIN)/python
+# the C extensions are built by the editable install: rebuilt when their sources change
+$(STAMP): pyproject.toml setup.py majiang/hand/_speedups.c majiang/rl/_encode.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl,plot]"
 	touch $(STAMP)
 
