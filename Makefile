@@ -4,13 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots tables mutation clean
+.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots bench-rl tables mutation clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml setup.py | $(BIN)/python
+# the C extensions are built by the editable install: rebuilt when their sources change
+$(STAMP): pyproject.toml setup.py majiang/hand/_speedups.c majiang/rl/_encode.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl,plot]"
 	touch $(STAMP)
 
@@ -58,8 +59,13 @@ BENCH_SERVER_ARGS ?=
 bench-server: $(STAMP)
 	$(BIN)/python bench/bench_server.py --markdown bench/RESULTS.md $(BENCH_SERVER_ARGS)
 
+# majiang.rl's AEC, Gymnasium and VectorEnv beside rlcard's and riichienv's envs (~3 min)
+bench-rl: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[rl,bench]"
+	$(BIN)/python bench/bench_rl.py --steps 20000 --rlcard-steps 4000 --repeats 3 --markdown bench/RESULTS.md
+
 bench-bots: $(STAMP)
-	$(BIN)/python bench/bench_bots.py
+	$(BIN)/python bench/bench_bots.py --markdown bench/RESULTS.md
 
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py

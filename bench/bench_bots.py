@@ -2,18 +2,19 @@
 
 Each bot sits in seat 0 of seeded hands against three greedy bots; only seat 0's
 decisions are timed (every one it is asked, searched or not), and for search also the
-slowest decision and the share that were searched. Run: ``.venv/bin/python
-bench/bench_bots.py [--hands N]``; append the printed section to bench/RESULTS.md.
+slowest decision and the share that were searched. Run: ``make bench-bots`` or
+``.venv/bin/python bench/bench_bots.py [--hands N] [--markdown bench/RESULTS.md]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
 import random
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from majiang.bots import Bot, GreedyBot, make_bot, play_hand
 from majiang.bots.search import SearchBot
@@ -21,6 +22,9 @@ from majiang.engine.match import Match
 from majiang.observation import Observation
 from majiang.rules import VARIANTS
 from majiang.values import Action
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import append_markdown, git_rev, machine_facts, version
 
 
 class Timed:
@@ -54,30 +58,36 @@ def measure(variant: str, name: str, hands: int) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    """Print a RESULTS.md section."""
+    """Print the report; with ``--markdown FILE`` append it to FILE as a dated section."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=20, help="hands per bot and variant")
+    parser.add_argument("--markdown", metavar="FILE", help="append the report to FILE")
     args = parser.parse_args()
-    load = os.getloadavg()
-    print(f"## bench_bots ({dt.date.today().isoformat()}, issue 19)\n")
-    print(
+    start = os.getloadavg()[0]
+    lines = [
         f"{args.hands} seeded hands per bot and variant, the bot in seat 0 against three "
-        f"greedy bots; load average at the start {load[0]:.1f} (the 2-core machine is shared "
-        "with other engineers' runs, so the figures are slowed alike).\n"
-    )
-    print(
-        "| variant | greedy dec/s | greedy+ dec/s | search dec/s | search slowest ms | searched |"
-    )
-    print("|---|---|---|---|---|---|")
+        "greedy bots; every decision of seat 0 timed. search at its default budget (at most "
+        "12 worlds and 0.08 s a decision).",
+        "",
+        "| variant | greedy dec/s | greedy+ dec/s | search dec/s | search slowest ms | searched |",
+        "|---|---|---|---|---|---|",
+    ]
     for variant in VARIANTS:
         g, _, _ = measure(variant, "greedy", args.hands)
         p, _, _ = measure(variant, "greedy+", args.hands)
         s, worst, share = measure(variant, "search", args.hands)
-        print(
-            f"| {variant} | {g:,.0f} | {p:,.0f} | {s:,.1f} | {worst:.0f} | {share:.0%} |",
-            flush=True,
-        )
-    print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+        lines.append(f"| {variant} | {g:,.0f} | {p:,.0f} | {s:,.1f} | {worst:.0f} | {share:.0%} |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    end = os.getloadavg()[0]
+    facts = [
+        *machine_facts(f"majiang {version('majiang')} at {git_rev()}"),
+        f"load average (1 min) {start:.1f} at the start, {end:.1f} at the end (the 2-core "
+        "machine is shared with other runs, which slow every bot alike)",
+    ]
+    body = "\n".join(lines)
+    print("\n".join(f"- {fact}" for fact in facts) + "\n\n" + body)
+    if args.markdown:
+        append_markdown(Path(args.markdown), "bench/bench_bots.py", facts, body)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,15 @@ one process, the same run (rows alternate inside each round; the best round is k
   decisions in the dict. ``+ encode`` also encodes each acting player's observation
   (``obs.encode()``, its feature tensor), as our rows do.
 
+The pick is the same for every one-at-a-time row: the env's legal actions as a Python list
+(the mask's ``nonzero()[0].tolist()`` for ours, rlcard's ``legal_actions`` keys,
+riichienv's ``legal_actions()``), then ``random.Random.randrange`` over its length.
+
 Targets (issue 18): AEC ≥ 20× rlcard's steps/s; VectorEnv ≥ riichienv's steps/s.
 
     .venv/bin/pip install -e '.[rl,bench]'
-    .venv/bin/python bench/bench_rl.py                # ~2 minutes on 2 cores
-    .venv/bin/python bench/bench_rl.py --quick        # ~20 s
+    .venv/bin/python bench/bench_rl.py                # under a minute on 2 cores
+    .venv/bin/python bench/bench_rl.py --quick        # ~10 s
     .venv/bin/python bench/bench_rl.py --markdown bench/RESULTS.md
 """
 
@@ -47,15 +51,12 @@ Runner = Callable[[int], tuple[float, int]]
 
 
 def aec_runner(variant: str) -> Runner:
-    import numpy as np
-
     import majiang.rl as rl
 
     env = rl.env(variant)
 
     def run(budget: int) -> tuple[float, int]:
         rng = random.Random(1)
-        flat = np.flatnonzero
         steps = 0
         episode = 0
         clock = time.perf_counter
@@ -68,8 +69,8 @@ def aec_runner(variant: str) -> Runner:
                 if term or trunc:
                     env.step(None)
                     continue
-                legal = flat(obs["action_mask"])
-                env.step(int(legal[rng.randrange(len(legal))]))
+                legal = obs["action_mask"].nonzero()[0].tolist()
+                env.step(legal[rng.randrange(len(legal))])
                 steps += 1
             total += clock() - t0
             episode += 1
@@ -83,7 +84,6 @@ GYM_DECISIONS: list[int] = []
 
 def gym_runner(variant: str) -> Runner:
     import gymnasium
-    import numpy as np
 
     import majiang.rl as rl
 
@@ -92,7 +92,6 @@ def gym_runner(variant: str) -> Runner:
 
     def run(budget: int) -> tuple[float, int]:
         rng = random.Random(1)
-        flat = np.flatnonzero
         steps = decisions = 0
         episode = 0
         clock = time.perf_counter
@@ -102,8 +101,8 @@ def gym_runner(variant: str) -> Runner:
             obs, _info = env.reset(seed=episode)
             done = False
             while not done:
-                legal = flat(obs["action_mask"])
-                obs, _r, term, trunc, _info = env.step(int(legal[rng.randrange(len(legal))]))
+                legal = obs["action_mask"].nonzero()[0].tolist()
+                obs, _r, term, trunc, _info = env.step(legal[rng.randrange(len(legal))])
                 done = term or trunc
                 steps += 1
             total += clock() - t0

@@ -15,7 +15,7 @@ from majiang.bots import BOTS, Bot, GreedyBot, GreedyPlusBot, make_bot, play_han
 from majiang.bots.arena import ArenaConfig, arena, mean_ci, play_deals, seating_for
 from majiang.bots.greedy import Shapes
 from majiang.bots.plus import threats, tile_danger
-from majiang.bots.search import SearchBot, rollout
+from majiang.bots.search import MIN_SWITCH, SearchBot, rollout
 from majiang.cli import main
 from majiang.engine import Action, Match
 from majiang.engine.state import HandState
@@ -200,7 +200,7 @@ def test_threats_and_danger_read_the_table() -> None:
 
 def _searched(seed: int, obs: Observation) -> tuple[Action, int]:
     """The search bot's decision at ``obs`` for ``seed``, and whether it searched."""
-    bot = SearchBot(random.Random(seed), samples=4, budget=None)
+    bot = SearchBot(random.Random(seed), samples=MIN_SWITCH, budget=None)
     return bot.act(obs, obs.legal), bot.searched
 
 
@@ -250,3 +250,20 @@ def test_bots_registry_has_the_new_bots() -> None:
     for name in ("greedy+", "search"):
         assert name in BOTS
         assert make_bot(name, random.Random(0)).name == name
+
+
+def test_search_keeps_the_prior_when_its_worlds_cannot_separate() -> None:
+    """With fewer worlds than MIN_SWITCH the rollouts are no evidence: search plays
+    greedy+'s choice (the prior, drawing from the same random stream)."""
+    checked = 0
+    for variant in ALL:
+        for seed in range(1, 6):
+            state, obs = _observation(variant, seed, 6 + 3 * seed)
+            if state.result_ is not None or len(obs.legal) < 2:
+                continue
+            bot = SearchBot(random.Random(seed), samples=MIN_SWITCH - 1, budget=None)
+            prior = GreedyPlusBot(random.Random(seed)).act(obs, obs.legal)
+            assert bot.act(obs, obs.legal) == prior
+            assert bot.changed == 0
+            checked += bot.searched
+    assert checked, "no decision was searched: the test tested nothing"

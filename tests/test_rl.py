@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 import types
 import warnings
@@ -69,6 +70,10 @@ def test_env_is_order_enforcing_and_observations_are_fresh_arrays() -> None:
     with pytest.raises(Exception, match="reset"):
         env.step(0)
     env.reset(seed=3)
+    copy = pickle.loads(pickle.dumps(env))  # the wrapper's forwarding survives a round trip
+    assert copy.agent_selection == env.agent_selection
+    bare = rl.aec.OrderEnforcing.__new__(rl.aec.OrderEnforcing)  # no env wrapped yet
+    assert not hasattr(bare, "metadata_of_nothing")
     first, *_ = env.last()
     again = env.observe(env.agent_selection)
     assert first is not None and again is not None
@@ -415,6 +420,28 @@ def test_vector_env_steps_tables_and_pays_deltas() -> None:
     assert [list(t.state.history) for t in venv.tables] == history
 
 
+def test_the_examples_arena_evaluation_runs_on_the_shipped_weights() -> None:
+    """examples/rl/train.py's evaluation (the duplicate arena against three random bots)
+    on the shipped weights: the paired difference over the deals and its CI."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    from majiang.rl.policy import DEFAULT_WEIGHTS
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "rl" / "train.py"
+    spec = importlib.util.spec_from_file_location("rl_train_example", path)
+    assert spec is not None and spec.loader is not None
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    figures = train.evaluate(DEFAULT_WEIGHTS, argparse.Namespace(variant="guangdong", deals=6,
+                                                                 seed=0))
+    assert figures["hands"] == 24
+    assert figures["ci_low"] <= figures["diff"] <= figures["ci_high"]
+    # the policy's mean less the random seats' mean (the pooled three), deal by deal
+    assert figures["diff"] == pytest.approx(figures["rl_mean"] - figures["random_mean"])
+
+
 def test_the_trained_policy_is_a_registered_bot_that_plays_legal_moves() -> None:
     assert "rl" in BOTS
     bot = make_bot("rl", random.Random(0))
@@ -453,3 +480,26 @@ def test_the_readme_examples_run_as_written() -> None:
     for block in blocks:
         assert len(block.strip().splitlines()) <= 14
         exec(compile(block, "README.md", "exec"), {})
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(sorted(rl.VARIANTS)),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_play_applies_what_check_then_act_applies(variant: str, seed: int) -> None:
+    """Table.play's one look-up (the engine's listed action for a legal int) plays the
+    same hand as the checked path given the index as a numpy integer, step for step."""
+    from majiang.rl.table import Table
+
+    fast, slow = Table(variant), Table(variant)
+    fast.start(seed)
+    slow.start(seed)
+    rng = random.Random(seed)
+    while not fast.done:
+        assert slow.seat == fast.seat and slow.legal() == fast.legal()
+        index = rng.choice(fast.legal())
+        deltas = fast.play(index)
+        assert slow.act(slow.seat, slow.check(slow.seat, np.int64(index))) == deltas
+        assert slow.state.history == fast.state.history
+    assert slow.done and slow.state.result() == fast.state.result()

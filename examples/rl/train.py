@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from majiang.bots import GreedyBot
-from majiang.bots.arena import arena, mean_ci
+from majiang.bots.arena import arena
 from majiang.rl import ACTION_COUNT, PLANES, VectorEnv, action_to_index
 from majiang.rl.policy import DEFAULT_WEIGHTS, Policy, register
 
@@ -138,12 +138,14 @@ def evaluate(path: Path, args: argparse.Namespace) -> dict[str, float]:
     t0 = time.perf_counter()
     result = arena(args.variant, ["rl", "random", "random", "random"], args.deals,
                    seed=args.seed + 1)
-    rl_points, random_points = result.scores[0].points, result.scores[1].points
-    diff = [a - b for a, b in zip(rl_points, random_points, strict=True)]
-    mean, half = mean_ci(diff)
+    # the arena pools the three random seats into one score; its paired difference is the
+    # policy's mean per hand less theirs, deal by deal (the hands of a deal are not
+    # independent: the same tiles in four rotations), and its CI is over the deals
+    mean, half = result.diff
     print(result.table())
     print(f"difference rl - random per hand: {mean:.2f}, 95% CI [{mean - half:.2f}, "
-          f"{mean + half:.2f}] over {result.hands} hands ({time.perf_counter() - t0:.0f} s)")
+          f"{mean + half:.2f}] over {result.deals} deals, {result.hands} hands "
+          f"({time.perf_counter() - t0:.0f} s)")
     return {"hands": result.hands, "rl_mean": result.scores[0].mean,
             "random_mean": result.scores[1].mean, "diff": mean, "ci_low": mean - half,
             "ci_high": mean + half}

@@ -19,7 +19,15 @@ from majiang.observation import Observation
 from majiang.rules import get_variant
 from majiang.values import Action, OptionValue, Phase
 
-__all__ = ["GreedyBot"]
+__all__ = [
+    "GreedyBot",
+    "Shapes",
+    "claim_choice",
+    "company",
+    "discard_shanten",
+    "kong_now",
+    "variant_shapes",
+]
 
 
 class Shapes(NamedTuple):
@@ -46,6 +54,100 @@ def _sh(tiles: list[int], wild: int | None, f: Shapes) -> int:
     )
 
 
+def variant_shapes(variant: str, _cache: dict[str, Shapes] = {}) -> Shapes:  # noqa: B006
+    """The variant's winning shapes as shanten flags (cached: one per variant). A fast
+    estimate: taizhou's "a 得 pairs only with a 得" is left to the win check."""
+    flags = _cache.get(variant)
+    if flags is None:
+        shapes = get_variant(variant).shapes
+        flags = Shapes(**{k: v for k, v in shapes.items() if k in Shapes._fields})
+        _cache[variant] = flags
+    return flags
+
+
+def company(hand: Sequence[int], tile: int | None) -> int:
+    """How many held tiles sit within two of ``tile`` in its suit (itself counted; an
+    honor counts its copies twice): the lonelier a tile, the sooner it goes."""
+    if tile is None:
+        return 99
+    if tile >= 27:
+        return 2 * hand.count(tile)
+    return sum(1 for t in hand if t // 9 == tile // 9 and t < 27 and abs(t - tile) <= 2)
+
+
+def discard_shanten(
+    hand: Sequence[int], tiles: Sequence[int], wild: int | None, flags: Shapes
+) -> dict[int, int]:
+    """The shanten left by discarding each distinct kind of ``tiles`` from ``hand``."""
+    out: dict[int, int] = {}
+    for t in tiles:
+        if t not in out:
+            rest = list(hand)
+            rest.remove(t)
+            out[t] = _sh(rest, wild, flags)
+    return out
+
+
+def kong_now(
+    legal: Sequence[Action], hand: Sequence[int], wild: int | None, flags: Shapes, most: int
+) -> Action | None:
+    """A natural concealed or added kong of ``legal`` that leaves the hand at most
+    ``most`` shanten, if there is one."""
+    for a in legal:
+        if a.type == "kong" and not a.tiles:
+            rest = [t for t in hand if t != a.tile]
+            if len(rest) % 3 == 1 and _sh(rest, wild, flags) <= most:
+                return a
+    return None
+
+
+def claim_choice(
+    tile: int,
+    legal: Sequence[Action],
+    hand: list[int],
+    wild: int | None,
+    flags: Shapes,
+    kong_slack: int = 0,
+    peng_keeps: bool = False,
+) -> Action:
+    """Greedy's answer to a discard: a claim that lowers shanten (a natural kong also
+    one that leaves it at most ``kong_slack`` higher, a peng with ``peng_keeps`` also one
+    that leaves it as it is), else the pass."""
+    now = _sh(hand, wild, flags)
+    best = legal[-1]  # pass
+    best_sh = now
+    slack_kong: Action | None = None
+    kept_peng: Action | None = None
+    for a in legal:
+        if a.type not in ("peng", "kong", "chi"):
+            continue
+        used = list(a.tiles) if a.tiles else [tile] * (3 if a.type == "kong" else 2)
+        rest = list(hand)
+        try:
+            for t in used:
+                rest.remove(t)
+        except ValueError:
+            continue
+        if a.type == "kong":
+            sh = _sh(rest, wild, flags)
+            if sh <= best_sh:
+                best, best_sh = a, sh
+            elif sh <= now + kong_slack and not a.tiles:
+                slack_kong = a
+            continue
+        after = min(
+            (_sh([x for j, x in enumerate(rest) if j != i], wild, flags) for i in range(len(rest))),
+            default=99,
+        )
+        if after < best_sh:
+            best, best_sh = a, after
+        elif peng_keeps and after <= now and a.type == "peng":
+            kept_peng = a
+    if best is legal[-1]:
+        return slack_kong or kept_peng or best
+    return best
+
+
 class GreedyBot:
     """Shanten-and-acceptance discards, claims that help, every legal win."""
 
@@ -53,19 +155,8 @@ class GreedyBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._flags: dict[str, Shapes] = {}
         self._kind_cache: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], list[int]] = {}
         self._last_kinds: tuple[str, dict[str, OptionValue], list[int]] | None = None
-
-    def _shapes(self, variant: str) -> Shapes:
-        flags = self._flags.get(variant)
-        if flags is None:
-            # A fast estimate: taizhou's "a 得 pairs only with a 得" is left to the
-            # win check; the shanten used for choosing stays the table-driven one.
-            shapes = get_variant(variant).shapes
-            flags = Shapes(**{k: v for k, v in shapes.items() if k in Shapes._fields})
-            self._flags[variant] = flags
-        return flags
 
     def _kinds(self, obs: Observation) -> list[int]:
         """The kinds in play under the room's options (转转 has no 红中, RULES.md 0.2)."""
@@ -89,7 +180,7 @@ class GreedyBot:
         if len(legal) == 1:
             return first
         wild = observation.wild
-        flags = self._shapes(observation.variant)
+        flags = variant_shapes(observation.variant)
         seat = observation.seat
         if seat is not None and observation.melds[seat]:
             flags = flags._replace(seven_pairs=False, thirteen_orphans=False)
@@ -121,16 +212,14 @@ class GreedyBot:
                 low, best = sh, [(a, rest)]
             elif sh == low:
                 best.append((a, rest))
-        for a in legal:
-            if a.type == "kong" and not a.tiles:
-                rest = [t for t in hand if t != a.tile]
-                if len(rest) % 3 == 1 and _sh(rest, wild, flags) <= low:
-                    return a
+        kong = kong_now(legal, hand, wild, flags, low)
+        if kong is not None:
+            return kong
         if len(best) == 1:
             return best[0][0]
         if len(best) > 4:
             # many ties: weigh acceptance only for the four loneliest tiles
-            best.sort(key=lambda pair: self._company(hand, pair[0].tile))
+            best.sort(key=lambda pair: company(hand, pair[0].tile))
             best = best[:4]
         scored = self._gains(obs, hand, best, wild, flags, low)
         top = max(g for g, _ in scored)
@@ -149,15 +238,7 @@ class GreedyBot:
         """Each discard of ``best`` with its acceptance: the unseen tiles that would
         lower its shanten ``low``."""
         unseen = self._unseen(obs, hand)
-        allowed = set(self._kinds(obs))
-        # only kinds next to a held tile (or the wild) can be worth drawing
-        near = {wild} if wild is not None else set()
-        for t in set(hand):
-            if t < 27:
-                near.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9 and x >= 0)
-            else:
-                near.add(t)
-        candidates = [k for k in sorted(near & allowed) if k is not None and unseen[k]]
+        candidates = self._near(obs, hand, wild, unseen)
         scored = []
         sp, to, quads, numbers = flags
         for a, rest in best:
@@ -180,6 +261,20 @@ class GreedyBot:
             scored.append((gain, a))
         return scored
 
+    def _near(
+        self, obs: Observation, hand: list[int], wild: int | None, unseen: list[int]
+    ) -> list[int]:
+        """The unseen kinds in play that can be worth drawing: next to a held tile (within
+        two in its suit), a held honor, or the wild."""
+        allowed = set(self._kinds(obs))
+        near = {wild} if wild is not None else set()
+        for t in set(hand):
+            if t < 27:
+                near.update(x for x in range(t - 2, t + 3) if x // 9 == t // 9 and x >= 0)
+            else:
+                near.add(t)
+        return [k for k in sorted(near & allowed) if unseen[k]]
+
     def _claim(
         self,
         tile: int,
@@ -188,43 +283,7 @@ class GreedyBot:
         wild: int | None,
         flags: Shapes,
     ) -> Action:
-        now = _sh(hand, wild, flags)
-        best = legal[-1]  # pass
-        best_sh = now
-        for a in legal:
-            if a.type not in ("peng", "kong", "chi"):
-                continue
-            used = list(a.tiles) if a.tiles else [tile] * (3 if a.type == "kong" else 2)
-            rest = list(hand)
-            try:
-                for t in used:
-                    rest.remove(t)
-            except ValueError:
-                continue
-            if a.type == "kong":
-                sh = _sh(rest, wild, flags)
-                if sh <= best_sh:
-                    best, best_sh = a, sh
-                continue
-            after = min(
-                (
-                    _sh([x for j, x in enumerate(rest) if j != i], wild, flags)
-                    for i in range(len(rest))
-                ),
-                default=99,
-            )
-            if after < best_sh:
-                best, best_sh = a, after
-        return best
-
-    @staticmethod
-    def _company(hand: list[int], tile: int | None) -> int:
-        """How many held tiles sit within two of ``tile`` in its suit (itself counted)."""
-        if tile is None:
-            return 99
-        if tile >= 27:
-            return 2 * hand.count(tile)
-        return sum(1 for t in hand if t // 9 == tile // 9 and t < 27 and abs(t - tile) <= 2)
+        return claim_choice(tile, legal, hand, wild, flags)
 
     @staticmethod
     def _unseen(obs: Observation, hand: list[int]) -> list[int]:

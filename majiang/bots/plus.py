@@ -18,8 +18,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from majiang.bots.greedy import GreedyBot, Shapes, _sh
-from majiang.hand.analysis import is_sets
+from majiang.bots.greedy import (
+    GreedyBot,
+    Shapes,
+    _sh,
+    claim_choice,
+    company,
+    discard_shanten,
+    kong_now,
+)
+from majiang.hand.analysis import is_sets, waits
 from majiang.observation import Observation
 from majiang.rules import get_variant
 from majiang.rules.base import PlayHints
@@ -66,14 +74,27 @@ def tile_danger(obs: Observation, tile: int, seat: int, unseen: Sequence[int]) -
     return base
 
 
+FLUSH_LIVE = 20
+"""A one-suit hand is chased only while at least this many tiles are live."""
+
+TWO_STEP_SCALE = 4.0
+"""A 1-shanten hand's two-step worth (draws times waits) over this is in the units of
+acceptance, against which a discard's danger is weighed."""
+
+
 class GreedyPlusBot(GreedyBot):
     """Greedy with its variant's value and a measured defence (``PlayHints``)."""
 
     name = "greedy+"
+    lookahead = True
+    dead_first = True
+    """At one from ready, weigh each discard by the waits its ready hands would keep."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self._hints: dict[str, PlayHints] = {}
+        self._slack = 0
+        self._melds = False
 
     def hints(self, variant: str) -> PlayHints:
         """The variant's ``PlayHints``, cached."""
@@ -86,6 +107,8 @@ class GreedyPlusBot(GreedyBot):
         """greedy's choice, changed where the variant's hints say it costs points."""
         first = legal[0]
         hints = self.hints(observation.variant)
+        self._slack = hints.kong
+        self._melds = hints.melds
         if first.type == "hu" and hints.wild_chain and observation.phase == Phase.TURN:
             throw = self._chain(observation, legal)
             if throw is not None:
@@ -118,46 +141,138 @@ class GreedyPlusBot(GreedyBot):
     ) -> Action:
         hints = self.hints(obs.variant)
         raw = hints.raw_tile_live is not None and obs.live <= hints.raw_tile_live
-        if hints.defence <= 0 and not raw:
-            return super()._turn(obs, legal, hand, wild, flags)
         discards = [a for a in legal if a.type == "discard"]
         if not discards:
             return legal[-1]
         safe = [a for a in discards if a.tile != wild] or discards
-        shs: dict[int, int] = {}
-        for a in safe:
-            assert a.tile is not None
-            if a.tile not in shs:
-                rest = list(hand)
-                rest.remove(a.tile)
-                shs[a.tile] = _sh(rest, wild, flags)
+        shs = discard_shanten(hand, [a.tile or 0 for a in safe], wild, flags)
         low = min(shs.values())
-        for a in legal:
-            if a.type == "kong" and not a.tiles:
-                rest = [t for t in hand if t != a.tile]
-                if len(rest) % 3 == 1 and _sh(rest, wild, flags) <= low:
-                    return a
+        kong = kong_now(legal, hand, wild, flags, low + hints.kong)
+        if kong is not None:
+            return kong
         unseen = self._unseen(obs, hand)
-        risk = self._risks(obs, shs, unseen, hints, raw)
+        defend = hints.defence > 0 or raw
+        risk = self._risks(obs, shs, unseen, hints, raw) if defend else dict.fromkeys(shs, 0.0)
         seat_threat = max(threats(obs)) if hints.defence > 0 else 0.0
         if low >= 2 and seat_threat >= FOLD_THREAT:
             # far from ready against a ready-looking seat: throw the safest tile
             return min(safe, key=lambda a: (risk[a.tile or 0], shs[a.tile or 0]))
-        best = [a for a in safe if shs[a.tile or 0] == low]
+        if hints.flush and obs.live >= FLUSH_LIVE:
+            off = self._off_suit(obs, hand, wild, hints.flush)
+            if off:
+                throw = [a for a in safe if a.tile in off and shs[a.tile or 0] <= low + 1]
+                if throw:
+                    return min(
+                        throw,
+                        key=lambda a: (
+                            shs[a.tile or 0],
+                            risk[a.tile or 0],
+                            company(hand, a.tile),
+                        ),
+                    )
+        tiles = sorted({a.tile or 0 for a in safe if shs[a.tile or 0] == low})
+        if len(tiles) == 1:
+            return next(a for a in safe if a.tile == tiles[0])
+        if len(tiles) > 6:
+            tiles.sort(key=lambda t: company(hand, t))
+            tiles = tiles[:6]
         pairs = []
-        for a in best:
+        for t in tiles:
             rest = list(hand)
-            rest.remove(a.tile or 0)
-            pairs.append((a, rest))
-        if len(pairs) > 6:
-            pairs.sort(key=lambda pair: self._company(hand, pair[0].tile))
-            pairs = pairs[:6]
-        scored = self._gains(obs, hand, pairs, wild, flags, low)
+            rest.remove(t)
+            pairs.append((t, rest))
+        if low == 1 and self.lookahead:
+            scored = [
+                (self._two_step(obs, rest, wild, flags, unseen) / TWO_STEP_SCALE, t)
+                for t, rest in pairs
+            ]
+        else:
+            acts = [(next(a for a in safe if a.tile == t), rest) for t, rest in pairs]
+            scored = [
+                (float(g), a.tile or 0) for g, a in self._gains(obs, hand, acts, wild, flags, low)
+            ]
         weight = max(hints.defence, 1.0 if raw else 0.0) * (3 if low <= 0 else 1)
-        values = [(g - weight * risk[a.tile or 0], a) for g, a in scored]
+        values = [(g - weight * risk[t], t) for g, t in scored]
         top = max(v for v, _ in values)
-        choices = [a for v, a in values if v == top]
-        return choices[self.rng.randrange(len(choices))]
+        choices = [t for v, t in values if v == top]
+        if self.dead_first and len(choices) > 1:
+            # of equal discards, the kind with the fewest unseen copies: the least likely
+            # to complete another seat's pair, peng or kong
+            fewest = min(unseen[t] for t in choices)
+            choices = [t for t in choices if unseen[t] == fewest]
+        pick = choices[self.rng.randrange(len(choices))]
+        return next(a for a in safe if a.tile == pick)
+
+    def _claim(
+        self,
+        tile: int,
+        legal: Sequence[Action],
+        hand: list[int],
+        wild: int | None,
+        flags: Shapes,
+    ) -> Action:
+        return claim_choice(tile, legal, hand, wild, flags, self._slack, self._melds)
+
+    @staticmethod
+    def _off_suit(obs: Observation, hand: list[int], wild: int | None, most: int) -> set[int]:
+        """The held kinds outside the hand's main number suit, when a one-suit hand is
+        still open (every meld in that suit or honors) and at most ``most`` tiles stand in
+        its way; else nothing."""
+        seat = obs.seat
+        melds = obs.melds[seat] if seat is not None else ()
+        count = [0, 0, 0]
+        for t in hand:
+            if t < 27 and t != wild:
+                count[t // 9] += 1
+        for m in melds:
+            t = m.tiles[0]
+            if t < 27:
+                count[t // 9] += 3
+        main = max(range(3), key=lambda s: count[s])
+        if any(m.tiles[0] < 27 and m.tiles[0] // 9 != main for m in melds):
+            return set()
+        off = [t for t in hand if t < 27 and t != wild and t // 9 != main]
+        if not off or len(off) > most:
+            return set()
+        return set(off)
+
+    def _two_step(
+        self,
+        obs: Observation,
+        rest: list[int],
+        wild: int | None,
+        flags: Shapes,
+        unseen: list[int],
+    ) -> float:
+        """A 1-shanten hand's worth: over the unseen draws that make it ready, their
+        copies times the widest wait (unseen winning tiles) the best discard then keeps."""
+        total = 0.0
+        sp, to, quads, numbers = flags
+        for k in self._near(obs, rest, wild, unseen):
+            rest.append(k)
+            if _sh(rest, wild, flags) <= 0:
+                unseen[k] -= 1
+                best = 0
+                for e in set(rest):
+                    if e == wild and len(set(rest)) > 1:
+                        continue
+                    rest.remove(e)
+                    ws = waits(
+                        rest,
+                        wild=wild,
+                        seven_pairs=sp,
+                        thirteen_orphans=to,
+                        quads_as_two_pairs=quads,
+                        wild_numbers_only=numbers,
+                    )
+                    rest.append(e)
+                    w = sum(unseen[x] for x in ws)
+                    if w > best:
+                        best = w
+                unseen[k] += 1
+                total += (unseen[k]) * best
+            rest.remove(k)
+        return total
 
     def _risks(
         self,

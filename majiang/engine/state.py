@@ -328,7 +328,10 @@ class HandState:
             out.append(_PASS[seat])  # RULES.md 3.2: the last tile is not discarded
             self._turn_cache = out
             return out
-        if self.hi - self.lo >= self.variant.kong_min_live:
+        wild = self.wild
+        if self.hi - self.lo >= self.variant.kong_min_live and (
+            self.melds[seat] or 4 in c or (self.meld_wilds and wild is not None and c[wild])
+        ):  # else _own_kongs finds none: no peng to add to, no four held, no wild to use
             out.extend(self._own_kongs(seat))
         out.extend(compress(_DISCARDS[seat], c))
         if self._filters_turn:
@@ -458,7 +461,8 @@ class HandState:
                     self._declare_instant(seat)
                     return
                 raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {seat}'s")
-            if action not in self._turn_actions(seat):
+            listed = self._turn_cache  # the list _turn_actions keeps, read without a call
+            if action not in (listed if listed is not None else self._turn_actions(seat)):
                 raise IllegalActionError(self._why_not(action))
             if kind == A_PASS and self._passed_unlisted(seat):
                 # FORMAT.md: a pass listed right after the window would be read as this
@@ -558,12 +562,12 @@ class HandState:
         return f"{action.type}{t} is not legal for seat {action.seat} now"
 
     def _apply_turn(self, action: Action) -> None:
-        seat = action.seat
+        seat, kind = action.seat, action.type
         c = self.concealed[seat]
-        if action.type == A_PASS:
+        if kind == A_PASS:
             self._end_draw()  # RULES.md 3.2: the seat on the last tile did not win
             return
-        if action.type == A_HU:
+        if kind == A_HU:
             win_type = W_SELF_DRAW
             kong_source = None
             if self.first_turn and seat == self.dealer and self._instant_for_dealer():
@@ -575,7 +579,7 @@ class HandState:
             assert self.drawn is not None
             self._end_win(WinInfo(seat, win_type, self.drawn, None, kong_source))
             return
-        if action.type == A_KONG:
+        if kind == A_KONG:
             t = action.tile
             assert t is not None
             used = action.tiles or (t,)

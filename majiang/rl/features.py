@@ -380,6 +380,11 @@ class HandContext:
         self.variant_state: object = None
         self.extra = _NO_EXTRA
 
+    def load(self, vs: VariantState | None) -> None:
+        """Read the hand's new variant state (an immutable value) for the C encoder."""
+        self.variant_state = vs
+        self.extra = _state_extra(vs)
+
 
 def encode_state(
     state: HandState, seat: int, out: npt.NDArray[np.float32], row: int,
@@ -394,8 +399,7 @@ def encode_state(
         return
     vs = state.variant_state
     if vs is not context.variant_state:  # a variant state is an immutable value
-        context.variant_state = vs
-        context.extra = _state_extra(vs)
+        context.load(vs)
     c.fill(out, row, state, seat, context.fixed, context.extra)
 
 
@@ -426,5 +430,9 @@ def _accelerator() -> ModuleType | None:
 
 _c = _accelerator()
 ACCELERATED = _c is not None
+FILL = None if _c is None else _c.fill
+"""The C encoder's ``fill(out, row, state, seat, context.fixed, context.extra)``, what
+``encode_state`` calls once ``context`` has read the state's variant state (for the envs'
+per-step paths); None without the C encoder."""
 """True when the C encoder ``majiang.rl._encode`` is in use (``encode_state``, and
 ``actions.legal_indices``)."""

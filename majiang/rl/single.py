@@ -12,14 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import gymnasium
-import numpy as np
 from gymnasium import spaces
 
 from majiang.bots import Bot, make_bot
 from majiang.errors import IllegalActionError, OptionError
 from majiang.rl.actions import ACTION_COUNT
 from majiang.rl.aec import Obs, _check_common, observation_space, render_table
-from majiang.rl.features import PLANES
 from majiang.rl.table import Table
 
 __all__ = ["ILLEGAL", "MajiangGymEnv"]
@@ -77,13 +75,10 @@ class MajiangGymEnv(gymnasium.Env[Obs, int]):
 
     def _obs(self) -> Obs:
         table = self.table
-        if table.seat == self.seat:
-            mask = table.mask(self.seat)
-        else:  # the episode is over: the last view, nothing to decide
-            mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        planes = np.empty((1, PLANES, 34), dtype=np.float32)
-        table.encode(self.seat, planes, 0)
-        return {"observation": planes[0], "action_mask": mask}
+        obs, mask = table.view(self.seat)
+        if table.seat != self.seat:  # the episode is over: the last view, nothing to decide
+            mask[:] = 0
+        return {"observation": obs, "action_mask": mask}
 
     def _play_others(self) -> float:
         """Bots decide until the learner must (or the episode ends); the learner's

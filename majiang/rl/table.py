@@ -22,7 +22,7 @@ from majiang.engine.state import HandState
 from majiang.errors import IllegalActionError, OptionError
 from majiang.observation import Observation
 from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, legal_mask, names
-from majiang.rl.features import HandContext, encode_state
+from majiang.rl.features import FILL, PLANES, HandContext, encode_state
 from majiang.rules import get_variant
 from majiang.values import Action, Phase
 
@@ -91,11 +91,11 @@ class Table:
         state = self._state
         assert state is not None
         while state.result_ is None:
-            if state.phase is _TURN:
-                self.seat = state.to_act()[-1]  # an instant declarer first, then the turn's
+            if state.phase is _TURN:  # an instant declarer first, then the turn's seat
+                self.seat = state.to_act()[-1] if state.first_turn else state.current
                 return
             state.auto_pass()
-            if state.phase is _TURN or state.is_terminal():  # re-read: auto_pass may end it
+            if state.phase is _TURN or state.result_ is not None:  # auto_pass may end it
                 continue
             waiting = state.to_act()
             if len(waiting) == 1:
@@ -133,6 +133,32 @@ class Table:
             context = self._context = HandContext(state)
         encode_state(state, seat, out, row, context)
 
+    def view(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """``seat``'s encoded observation ``(PLANES, 34)`` and legal mask ``(217,)`` now,
+        as fresh arrays (``encode`` and ``mask`` in one call, for an env's ``observe``)."""
+        fill = FILL
+        if fill is None:
+            planes = np.empty((1, PLANES, 34), dtype=np.float32)
+            self.encode(seat, planes, 0)
+            return planes[0], self.mask(seat)
+        state = self._state or self.state  # the property raises before start()
+        context = self._context
+        if context is None or context.state is not state:
+            context = self._context = HandContext(state)
+        if state.variant_state is not context.variant_state:
+            context.load(state.variant_state)
+        obs = np.empty((PLANES, 34), dtype=np.float32)  # the C paths write one row of each
+        fill(obs, 0, state, seat, context.fixed, context.extra)  # encode_state, inline
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        if seat == self.seat:
+            if self._legal is None:
+                self._load(mask, 0)
+            else:
+                mask[self._legal] = 1
+        elif self.seat >= 0:
+            mask[self._indices(seat)] = 1
+        return obs, mask
+
     def _indices(self, seat: int) -> list[int]:
         """``seat``'s legal action indexes, from the engine's legal list (what its
         observation's ``legal`` holds, read against the same window tile and wild)."""
@@ -143,9 +169,15 @@ class Table:
     def _load(self, mask: npt.NDArray[np.int8] | None, row: int) -> list[int]:
         """The deciding seat's legal indexes and engine actions, kept for ``act``; with
         ``mask``, its ones written into ``mask[row]`` in the same pass."""
-        state = self.state
-        actions = state.legal_actions(self.seat)
-        window = None if state.phase is _TURN else state.window_tile
+        state = self._state or self.state  # the property raises before start()
+        seat = self.seat
+        if state.phase is _TURN and seat == state.current and state.result_ is None:
+            # the engine's own turn list (what legal_actions copies), read, never changed
+            actions = state._turn_actions(seat)
+            window = None
+        else:
+            actions = state.legal_actions(seat)
+            window = None if state.phase is _TURN else state.window_tile
         if mask is None:
             legal = legal_indices(actions, window, state.wild)
         else:
@@ -183,7 +215,13 @@ class Table:
         context = self._context
         if context is None or context.state is not state:
             context = self._context = HandContext(self.state)
-        encode_state(context.state, self.seat, obs, row, context)
+        fill = FILL
+        if fill is None:
+            encode_state(context.state, self.seat, obs, row, context)
+        else:  # encode_state, inline
+            if context.state.variant_state is not context.variant_state:
+                context.load(context.state.variant_state)
+            fill(obs, row, context.state, self.seat, context.fixed, context.extra)
         if self._legal is None:
             self._load(mask, row)
         else:
@@ -210,15 +248,37 @@ class Table:
     def act(self, seat: int, index: int) -> list[int] | None:
         """Apply ``seat``'s legal action ``index`` (``check`` it first); the hand's deltas
         if it ended, else None. Starts the match's next hand in a match episode."""
+        return self.apply(self.action(seat, index))
+
+    def action(self, seat: int, index: int) -> Action:
+        """The engine action of ``seat``'s legal index ``index`` (``check`` it first): the
+        engine's own listed action for the deciding seat, else built from the index."""
         actions = self._actions
         if actions is not None and seat == self.seat:
             legal = self._legal
             assert legal is not None
-            if index in legal:  # the engine's own action for the index, as listed
-                return self.apply(actions[legal.index(index)])
+            try:
+                return actions[legal.index(index)]
+            except ValueError:
+                pass
         state = self.state
         window = None if state.phase is _TURN else state.window_tile
-        return self.apply(action_of(index, seat, window, state.wild))
+        return action_of(index, seat, window, state.wild)
+
+    def play(self, index: object) -> list[int] | None:
+        """``check`` then ``act`` for the deciding seat, in one look-up of the index in the
+        legal list when it is a legal int (IllegalActionError, nothing changed, if not)."""
+        legal = self._legal
+        actions = self._actions
+        if legal is not None and actions is not None and type(index) is int:
+            try:
+                k = legal.index(index)
+            except ValueError:
+                k = -1
+            if k >= 0:
+                return self.apply(actions[k])
+        seat = self.seat
+        return self.apply(self.action(seat, self.check(seat, index)))
 
     def apply(self, action: Action) -> list[int] | None:
         """Apply a legal engine action (a bot's); as ``act``."""

@@ -22,6 +22,7 @@ from majiang.rl.actions import ACTION_COUNT
 from majiang.rl.aec import _check_common
 from majiang.rl.features import ACCELERATED, PLANES, copies_of, encode_batch
 from majiang.rl.table import Table, seed_from
+from majiang.values import Action
 
 __all__ = ["VectorEnv", "VectorStep"]
 
@@ -93,7 +94,7 @@ class VectorEnv:
             obs = encode_batch([t.observation() for t in tables], copies=self._copies)
             for i, t in enumerate(tables):
                 mask[i, t.legal()] = 1
-        seats = np.fromiter((t.seat for t in tables), dtype=np.int64, count=n)
+        seats = np.array([t.seat for t in tables], dtype=np.int64)
         return VectorStep(obs, mask, seats, rewards, dones)
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> VectorStep:
@@ -104,21 +105,25 @@ class VectorEnv:
         if len(actions) != n:
             raise OptionError(f"step takes {n} actions (one per table), got {len(actions)}")
         acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        checked = []
+        chosen: list[Action] = []
         for i, (t, a) in enumerate(zip(tables, acts, strict=True)):
-            legal = t._legal or t.legal()  # loaded by the last _batch
-            if type(a) is int and a in legal:
-                checked.append(a)
-                continue
+            legal = t._legal  # loaded by the last _batch, with the engine's listed actions
+            listed = t._actions
+            if legal is not None and listed is not None and type(a) is int:
+                try:
+                    chosen.append(listed[legal.index(a)])
+                    continue
+                except ValueError:
+                    pass
             try:
-                checked.append(t.check(t.seat, a))
+                chosen.append(t.action(t.seat, t.check(t.seat, a)))
             except MajiangError as exc:
                 raise type(exc)(f"table {i}: {exc}") from None
         rewards = np.zeros((n, 4), np.float32)
         dones = np.zeros(n, np.bool_)
         scale = self.reward_scale
-        for i, (t, a) in enumerate(zip(tables, checked, strict=True)):
-            deltas = t.act(t.seat, a)
+        for i, (t, action) in enumerate(zip(tables, chosen, strict=True)):
+            deltas = t.apply(action)
             if deltas is not None:
                 rewards[i] = [d / scale for d in deltas]
             if t.done:

@@ -422,6 +422,16 @@ class PlayHints:
     wild_chain: bool = False
     """Throwing a drawn wild from a hand ready on any tile multiplies the next
     self-draw (财飘): do so rather than win at once."""
+    kong: int = 0
+    """Kongs pay by themselves: declare one even when it leaves the hand this many
+    steps (shanten) further from ready."""
+    melds: bool = False
+    """A declared meld scores by itself (a non-winner's pengs are paid): claim a peng
+    that leaves shanten as it is, not only one that lowers it."""
+    flush: int = 0
+    """A one-suit hand (with or without honors) multiplies the win: a hand holding at
+    most this many tiles outside its main suit and honors throws them first, even one
+    step slower (0: never chase one)."""
 
 
 @dataclass(frozen=True, slots=True)

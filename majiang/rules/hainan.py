@@ -371,5 +371,5 @@ HAINAN = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
-    play=PlayHints(defence=1.0),  # a deal-in pays 20, a discard win elsewhere 10 (3.5)
+    play=PlayHints(defence=1.0, kong=1),  # a deal-in pays 20 (3.5); a concealed kong 60
 )

@@ -382,5 +382,5 @@ HONGZHONG = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
-    play=PlayHints(defence=0.5),  # a deal-in pays the whole hu (4.5)
+    play=PlayHints(defence=0.5, kong=1),  # a deal-in pays the whole hu; kongs pay (4.5)
 )

@@ -724,5 +724,5 @@ TAIZHOU = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
-    play=PlayHints(defence=1.0, raw_tile_live=30),  # 生牌 liability from R <= 30 (5.5)
+    play=PlayHints(flush=4, kong=1, melds=True),  # 番 of one suit; melds pay (5.4, 5.5)
 )
