@@ -735,8 +735,9 @@ class Store:
         The expired holder's sessions (``name_sessions``) are ended first: a node frozen
         inside a fenced write holds the lease row's share lock, and PostgreSQL's idle limit
         does not always end it (a transaction left after a pipelined insert was not, in
-        docs/scaling.md's measure), so the takeover would wait as long as it is frozen. Ended, its open
-        transaction rolls back and the lock goes; what it had committed, the taker reads."""
+        docs/scaling.md's measure), so the takeover would wait as long as it is frozen.
+        Ended, its open transaction rolls back and the lock goes; what it had committed,
+        the taker reads."""
         self._postgres_only("a room lease")
         with self._write(f"room {room_id}: taking its lease") as connection:
             connection.execute(
