@@ -81,6 +81,8 @@ def test_arena_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: P
     [
         (["--bots", "greedy"], "two to four bots"),
         (["--bots", "greedy,nobody"], "unknown bot 'nobody'"),
+        (["--bots", "greedy,search:0"], "unknown bot 'search:0'"),
+        (["--bots", "greedy,search:x"], "unknown bot 'search:x'"),
         (["--bots", "greedy,greedy"], "each bot once"),
         (["--hands", "0"], "--hands must be at least 1"),
         (["--workers", "0"], "--workers must be at least 1"),
@@ -296,3 +298,16 @@ def test_search_keeps_the_prior_when_its_worlds_cannot_separate() -> None:
             assert bot.changed == 0
             checked += bot.searched
     assert checked, "no decision was searched: the test tested nothing"
+
+
+def test_search_n_is_the_search_bot_on_n_worlds_and_no_clock() -> None:
+    """``search:N`` plays exactly as ``SearchBot(rng, samples=N, budget=None)``: its
+    choices depend on the seed alone (reproducible arenas on any machine)."""
+    bot = make_bot("search:7", random.Random(1))
+    assert isinstance(bot, SearchBot) and bot.samples == 7 and bot.budget is None
+    for bad in ("search:0", "search:1001", "search:", "search:-2", "search: 3"):
+        with pytest.raises(ValueError, match="unknown bot"):
+            make_bot(bad, random.Random(1))
+    first = arena("taizhou", ["search:6", "greedy"], 2, seed=4)
+    again = arena("taizhou", ["search:6", "greedy"], 2, seed=4)
+    assert first.paired == again.paired and first.scores[0].points == again.scores[0].points

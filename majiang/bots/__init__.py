@@ -36,6 +36,8 @@ __all__ = [
     "GreedyPlusBot",
     "RandomBot",
     "auto_bot",
+    "bot_names",
+    "is_bot",
     "make_bot",
     "play_hand",
 ]
@@ -136,12 +138,42 @@ def auto_bot(turn_seconds: int) -> str:
     return "search" if turn_seconds == 0 or turn_seconds >= SEARCH_SECONDS else "greedy+"
 
 
+FIXED_SEARCH = "search:"
+"""``search:N`` names the search bot on N worlds a decision and no clock: its choices
+depend only on the seed, never on the machine's speed (reproducible arenas, tests)."""
+
+
+def _fixed_search(name: str) -> int | None:
+    """N of a ``search:N`` name (1-1000), else None."""
+    if not name.startswith(FIXED_SEARCH):
+        return None
+    n = name[len(FIXED_SEARCH) :]
+    if not n.isdigit() or not 1 <= int(n) <= 1000:
+        return None
+    return int(n)
+
+
+def is_bot(name: str) -> bool:
+    """Does ``make_bot`` know ``name``: a registered bot, or ``search:N``?"""
+    return name in BOTS or _fixed_search(name) is not None
+
+
 def make_bot(name: str, rng: random.Random) -> Bot:
-    """A bot by name; ValueError naming those that exist."""
+    """A bot by name (``BOTS``, or ``search:N``); ValueError naming those that exist."""
+    n = _fixed_search(name)
+    if n is not None:
+        from majiang.bots.search import SearchBot
+
+        return SearchBot(rng, samples=n, budget=None)
     try:
         return BOTS[name](rng)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOTS)}") from None
+        raise ValueError(f"unknown bot {name!r}; bots: {bot_names()}") from None
+
+
+def bot_names() -> str:
+    """The bots ``make_bot`` knows, for messages."""
+    return ", ".join([*BOTS, "search:N (N worlds, no clock)"])
 
 
 def _in_turn(state: HandState) -> bool:

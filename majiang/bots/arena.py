@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from majiang.bots import BOTS, make_bot, play_hand
+from majiang.bots import bot_names, is_bot, make_bot, play_hand
 from majiang.engine.match import Match
 from majiang.errors import MajiangError
 from majiang.rules import get_variant
@@ -79,8 +79,8 @@ class ArenaConfig:
         if len(self.seating) != 4:
             raise MajiangError(f"the arena seats four bots, got {len(self.seating)}")
         for b in self.seating:
-            if b not in BOTS:
-                raise MajiangError(f"unknown bot {b!r}; bots: {', '.join(BOTS)}")
+            if not is_bot(b):
+                raise MajiangError(f"unknown bot {b!r}; bots: {bot_names()}")
         if self.deals < 1:
             raise MajiangError(f"--hands must be at least 1, got {self.deals}")
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from majiang.bots import BOTS
+from majiang.bots import bot_names
 from majiang.bots.arena import ArenaConfig, ArenaResult, DealResult, merge, play_deals, seating_for
 from majiang.cli.backends import Backend, add_backend_arguments, run_chunks
 from majiang.cli.simulate import parse_option
@@ -196,7 +196,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--bots",
         default="greedy+,greedy",
-        help=f"two to four bots, the first two compared, from: {', '.join(BOTS)} "
+        help=f"two to four bots, the first two compared, from: {bot_names()} "
         "(default greedy+,greedy)",
     )
     p.add_argument(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from majiang.bots import BOTS, make_bot, play_hand
+from majiang.bots import bot_names, is_bot, make_bot, play_hand
 from majiang.bots.arena import mean_ci
 from majiang.cli.backends import Backend, add_backend_arguments, run_chunks
 from majiang.engine.match import Match
@@ -64,8 +64,8 @@ class SimConfig:
         if len(self.bots) != 4:
             raise MajiangError(f"--bots names four bots (one per seat), got {len(self.bots)}")
         for b in self.bots:
-            if b not in BOTS:
-                raise MajiangError(f"unknown bot {b!r}; bots: {', '.join(BOTS)}")
+            if not is_bot(b):
+                raise MajiangError(f"unknown bot {b!r}; bots: {bot_names()}")
         if self.hands < 0 or self.matches < 0 or (self.hands > 0) == (self.matches > 0):
             raise MajiangError(
                 f"give either --hands N or --matches N with N >= 1 "
@@ -364,7 +364,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--bots",
         default="greedy,greedy,greedy,greedy",
-        help=f"four bots by seat, from: {', '.join(BOTS)} (default greedy x4)",
+        help=f"four bots by seat, from: {bot_names()} (default greedy x4)",
     )
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     add_backend_arguments(p, "matches", CHUNK)
