@@ -174,10 +174,39 @@ def test_greedy_plus_throws_a_drawn_wild_for_cai_piao() -> None:
     assert GreedyBot(random.Random(1)).act(obs, legal).type == ActionType.HU
     throw = GreedyPlusBot(random.Random(1)).act(obs, legal)
     assert throw.type == ActionType.DISCARD and throw.tile == wild
-    # not ready on any tile without the wild: the win is taken
-    hand2 = tuple(sorted([*parse_tiles("123m456m789p11s"), 9, wild, wild]))
-    obs2 = dataclasses.replace(obs, hand=hand2)
-    assert GreedyPlusBot(random.Random(1)).act(obs2, legal).type == ActionType.HU
+
+
+def _plain_win(hand: str, live: int) -> tuple[Observation, tuple[Action, ...]]:
+    """A hangzhou turn whose hand (tiles and one wild ``W``) wins now, the last tile drawn."""
+    _, obs = _observation("hangzhou", 4, 0)
+    wild = obs.wild
+    assert wild is not None
+    tiles = [*parse_tiles(hand.replace("W", "")), wild]
+    seat = obs.current
+    legal = (
+        Action(seat, ActionType.HU),
+        *[Action(seat, ActionType.DISCARD, t) for t in sorted(set(tiles))],
+    )
+    drawn = tiles[-2]
+    obs = dataclasses.replace(
+        obs, hand=tuple(sorted(tiles)), drawn=drawn, legal=legal, seat=seat, live=live
+    )
+    return obs, legal
+
+
+def test_greedy_plus_gives_up_a_plain_win_for_a_sure_baotou() -> None:
+    """Hangzhou 2.4: a plain self-draw pays F = 1; throwing a tile that leaves sets and a
+    wild makes any next draw a 爆头 (F = 2), so greedy+ discards it while the wall lasts."""
+    obs, legal = _plain_win("123m456m789p11s23sW", live=40)
+    assert GreedyBot(random.Random(1)).act(obs, legal).type == ActionType.HU
+    throw = GreedyPlusBot(random.Random(1)).act(obs, legal)
+    assert throw.type == ActionType.DISCARD and throw.tile == parse_tiles("1s")[0]
+    # near the wall's end (R <= 20 is the last turn, 2.2) the win is taken
+    near, legal = _plain_win("123m456m789p11s23sW", live=24)
+    assert GreedyPlusBot(random.Random(1)).act(near, legal).type == ActionType.HU
+    # no discard leaves sets and a wild: the win is taken
+    other, legal = _plain_win("123m456m789p11s24sW", live=40)
+    assert GreedyPlusBot(random.Random(1)).act(other, legal).type == ActionType.HU
 
 
 def test_threats_and_danger_read_the_table() -> None:

@@ -27,7 +27,7 @@ from majiang.bots.greedy import (
     discard_shanten,
     kong_now,
 )
-from majiang.hand.analysis import is_sets, waits
+from majiang.hand.analysis import is_pairs, is_sets, waits
 from majiang.observation import Observation
 from majiang.rules import get_variant
 from majiang.rules.base import PlayHints
@@ -82,6 +82,27 @@ TWO_STEP_SCALE = 4.0
 acceptance, against which a discard's danger is weighed."""
 
 
+CHAIN_LIVE = 6
+"""A win is given up for a sure 爆头 only while this many tiles beyond the wall's end are
+live: the other three seats draw, then this one must draw once more (RULES.md 2.2 D30)."""
+
+CHAIN_SURVIVE = 0.7
+"""The chance, guessed low, that nobody else wins before this seat's next draw: a win is
+given up only for a sure next one worth more than this many times less."""
+
+
+def _any_tile_shape(tiles: list[int], wild: int, concealed: bool) -> int:
+    """The shape factor of the win any next tile makes (0 if some tile does not win):
+    1 for sets and one wild (爆头), 2 for pairs and one wild with no melds (七客)."""
+    if wild not in tiles:
+        return 0
+    rest = list(tiles)
+    rest.remove(wild)
+    if concealed and is_pairs(rest, wild=wild):
+        return 2
+    return 1 if is_sets(rest, wild=wild) else 0
+
+
 class GreedyPlusBot(GreedyBot):
     """Greedy with its variant's value and a measured defence (``PlayHints``)."""
 
@@ -116,20 +137,44 @@ class GreedyPlusBot(GreedyBot):
         return super().act(observation, legal)
 
     def _chain(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
-        """The discard of a drawn wild that leaves a hand winning on any tile (sets and one
-        wild), if there is one: 飘 doubles the next self-draw (RULES.md 2.4)."""
+        """A hand that can win now: the discard that leaves it winning on any next tile
+        (爆头 / 七客-ready: one wild and sets or pairs) when that sure win would pay at least
+        twice this one: a plain win given up for 爆头 (G = 2), a 爆头 win for a 飘 (a wild
+        thrown doubles it again); RULES.md 2.4."""
         wild = obs.wild
-        if wild is None or obs.drawn != wild or obs.live < 8:
+        seat = obs.seat
+        if wild is None or seat is None or wild not in obs.hand:
+            return None
+        if obs.live < get_variant(obs.variant).draw_end_live + CHAIN_LIVE:
             return None
         hand = list(obs.hand)
-        if hand.count(wild) < 2:
+        concealed = not obs.melds[seat]
+        before = list(hand)
+        if obs.drawn is not None:
+            before.remove(obs.drawn)
+        piao = 0  # the 飘 of the chain so far: wilds this seat threw since its last other tile
+        for t in reversed(obs.discards[seat]):
+            if t != wild:
+                break
+            piao += 1
+        shape_now = 2 if concealed and is_pairs(hand, wild=wild) else 1
+        g_now = _any_tile_shape(before, wild, concealed)
+        fan_now = max(shape_now, g_now * 2 << piao) if g_now else shape_now
+        best: tuple[float, int] | None = None
+        for a in legal:
+            if a.type != "discard" or a.tile is None:
+                continue
+            rest = list(hand)
+            rest.remove(a.tile)
+            shape = _any_tile_shape(rest, wild, concealed)
+            if not shape:
+                continue
+            fan = shape * 2 << (piao + 1 if a.tile == wild else 0)
+            if best is None or fan > best[0]:
+                best = (fan, a.tile)
+        if best is None or CHAIN_SURVIVE * best[0] <= fan_now:
             return None
-        rest = list(hand)
-        rest.remove(wild)
-        rest.remove(wild)
-        if not is_sets(rest, wild=wild):
-            return None
-        return next((a for a in legal if a.type == "discard" and a.tile == wild), None)
+        return next(a for a in legal if a.type == "discard" and a.tile == best[1])
 
     def _turn(
         self,
