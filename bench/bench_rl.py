@@ -19,6 +19,13 @@ one process, the same run (rows alternate inside each round; the best round is k
   decisions in the dict. ``+ encode`` also encodes each acting player's observation
   (``obs.encode()``, its feature tensor), as our rows do.
 
+Every row is timed the same way: CPU time of this process (``time.process_time``; ``--clock
+wall`` for ``time.perf_counter``), the garbage collector collected then paused for each timed
+run, rows interleaved round by round, the best round kept. On this 2-core machine shared
+with other work, wall time also counts the time other processes take the core, which moved
+the AEC row's best round 12.5-18.2 µs from run to run (docs/rl.md, Speed); every peer here
+computes in this one thread (OpenBLAS's helper threads are held to one, so none spins).
+
 The pick is the same for every one-at-a-time row: the env's legal actions as a Python list
 (the mask's ``nonzero()[0].tolist()`` for ours, rlcard's ``legal_actions`` keys,
 riichienv's ``legal_actions()``), then ``random.Random.randrange`` over its length.
@@ -35,9 +42,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import sys
 import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: no spinning helper thread
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,6 +59,9 @@ from _common import git_rev, version
 Runner = Callable[[int], tuple[float, int]]
 """Given a step budget, play whole episodes until it is reached: (seconds, steps)."""
 
+CLOCK: Callable[[], float] = time.process_time
+"""The clock every row is timed with (``--clock``)."""
+
 
 def aec_runner(variant: str) -> Runner:
     import majiang.rl as rl
@@ -59,7 +72,7 @@ def aec_runner(variant: str) -> Runner:
         rng = random.Random(1)
         steps = 0
         episode = 0
-        clock = time.perf_counter
+        clock = CLOCK
         total = 0.0
         while steps < budget:
             t0 = clock()
@@ -94,7 +107,7 @@ def gym_runner(variant: str) -> Runner:
         rng = random.Random(1)
         steps = decisions = 0
         episode = 0
-        clock = time.perf_counter
+        clock = CLOCK
         total = 0.0
         while steps < budget:
             t0 = clock()
@@ -123,14 +136,14 @@ def vector_runner(variant: str, n: int) -> Runner:
 
     def run(budget: int) -> tuple[float, int]:
         gen = np.random.default_rng(1)
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         out = venv.reset(seed=1)
         steps = 0
         while steps < budget:
             pick = np.argmax(gen.random(out.mask.shape) * out.mask, axis=1)
             out = venv.step(pick)
             steps += n
-        return time.perf_counter() - t0, steps
+        return CLOCK() - t0, steps
 
     return run
 
@@ -145,7 +158,7 @@ def rlcard_runner() -> Runner:
         rng = random.Random(1)
         steps = 0
         seed = 0
-        clock = time.perf_counter
+        clock = CLOCK
         total = 0.0
         while steps < budget:
             env.seed(seed)
@@ -170,7 +183,7 @@ def riichienv_runner(encode: bool) -> Runner:
         rng = random.Random(1)
         steps = 0
         seed = 0
-        clock = time.perf_counter
+        clock = CLOCK
         total = 0.0
         while steps < budget:
             env = RiichiEnv(seed=seed, skip_mjai_logging=True)
@@ -216,10 +229,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="steps per round for rlcard, which is slower (default 8000)")
     p.add_argument("--tables", type=int, default=64, help="VectorEnv tables (default 64)")
     p.add_argument("--repeats", type=int, default=3, help="rounds; the best is kept (default 3)")
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="time rows by this process's CPU time (default) or wall time")
     p.add_argument("--quick", action="store_true", help="a short run: 8000 / 2000 steps, 2 rounds")
     p.add_argument("--markdown", type=Path, metavar="FILE",
                    help="also append a dated section to FILE (bench/RESULTS.md)")
     args = p.parse_args(argv)
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.quick:
         args.steps, args.rlcard_steps, args.repeats = 8_000, 2_000, 2
     if min(args.steps, args.rlcard_steps, args.tables, args.repeats) < 1:
@@ -238,15 +255,21 @@ def main(argv: list[str] | None = None) -> int:
             if run is None:
                 continue
             gc.collect()
-            seconds, steps = run(row[3])  # type: ignore[operator]
+            gc.disable()  # the same for every row: no collection inside a timed run
+            try:
+                seconds, steps = run(row[3])  # type: ignore[operator]
+            finally:
+                gc.enable()
             rate = steps / seconds
             if row[4] is None or rate > row[4]:
                 row[4], row[5] = rate, steps
             print(f"[round {rnd + 1}/{args.repeats} {row[0]}: {steps} steps, {seconds:.2f} s, "
                   f"{rate:,.0f}/s]", file=sys.stderr)
     rate = {r[0]: r[4] for r in rows}
+    clock = "CPU time" if args.clock == "cpu" else "wall time"
     lines = [f"Variant `{args.variant}` for majiang; random legal actions; best of "
-             f"{args.repeats} rounds; one process.", "",
+             f"{args.repeats} interleaved rounds; one process; {clock}, gc paused in each "
+             "timed run.", "",
              "| environment | steps/round | steps/s | µs/step |", "|---|---|---|---|"]
     for r in rows:
         if r[4] is None:

@@ -88,6 +88,8 @@ _DISCARDS = tuple(tuple(Action(s, A_DISCARD, t) for t in range(34)) for s in ran
 _HU = tuple(Action(s, A_HU) for s in range(4))
 _PASS = tuple(Action(s, A_PASS) for s in range(4))
 _PENG = tuple(Action(s, A_PENG) for s in range(4))
+_MELDED_KEYS = frozenset({"seven_pairs", "thirteen_orphans"})
+"""The shape flags a hand with melds turns off (it cannot be seven pairs or 13 orphans)."""
 
 
 class HandState:
@@ -385,12 +387,16 @@ class HandState:
             return extra in hit[1]
         counts = self.concealed[seat]  # no tile list built: the hot path of every turn
         if self.melds[seat]:
-            return is_winning_counts(
-                counts,
-                wild=self.wild,
-                **{**self.shapes, "seven_pairs": False, "thirteen_orphans": False},
-            )
-        return is_winning_counts(counts, wild=self.wild, **self.shapes)
+            shapes = self.shapes
+            if shapes.keys() <= _MELDED_KEYS:  # the flags melds turn off: passed by name
+                return is_winning_counts(
+                    counts, wild=self.wild, seven_pairs=False, thirteen_orphans=False
+                )
+            melded = {**shapes, "seven_pairs": False, "thirteen_orphans": False}
+            return is_winning_counts(counts, wild=self.wild, **melded)
+        if self.shapes:
+            return is_winning_counts(counts, wild=self.wild, **self.shapes)
+        return is_winning_counts(counts, wild=self.wild)  # no ** of an empty dict (0.4 us)
 
     def _waits(self, seat: int) -> frozenset[int]:
         """Kinds completing the seat's 3n+1 concealed tiles."""
@@ -493,6 +499,25 @@ class HandState:
         if len(self.decisions) == len(self.window_seats):
             self._turn_cache = None
             self._resolve_window()
+
+    def apply_listed(self, action: Action) -> None:
+        """``apply`` of an element of the turn's own legal list, read since the last
+        change (a driver indexing ``legal_actions``' list: majiang.rl.table): the same
+        transition without finding it in the list again; any other action goes to
+        ``apply``."""
+        if (
+            self._turn_cache is None
+            or self.phase is not P_TURN
+            or self.result_ is not None
+            or action.seat != self.current
+        ):
+            self.apply(action)
+            return
+        if action.type == A_PASS and self._passed_unlisted(action.seat):
+            self.history.append(action)  # as apply: the window's decision listed first
+        self.history.append(action)
+        self._turn_cache = None
+        self._apply_turn(action)
 
     def auto_pass(self) -> None:
         """Every undecided seat of the open window whose only choice is pass passes.
@@ -672,6 +697,19 @@ class HandState:
         wk = self.wild if (self.meld_wilds and self.wild is not None) else -1
         hu = "hu" in claims
         rules = self.rules
+        if not hu and chi_seat < 0 and wk < 0:
+            # pengs and kongs of natural tiles only: a seat holding two of the tile is the
+            # only one with a claim (the loop below, without its hu and wild branches)
+            concealed = self.concealed
+            for s in _OTHERS[discarder]:
+                if concealed[s][t] >= 2:
+                    melds = self._meld_claims(s, discarder, t, claims)
+                    if melds and self._filters_claims:
+                        melds = rules.filter_claims(self, s, discarder, t, melds)
+                    if melds:
+                        melds.append(_PASS[s])
+                        out[s] = melds
+            return out
         for s in _OTHERS[discarder]:
             c = self.concealed[s]
             acts: list[Action] = []

@@ -97,13 +97,13 @@ static long int_attr(PyObject *obj, PyObject *name) {
     return r;
 }
 
-static int bad(const char *what) {
+static int __attribute__((noinline, cold)) bad(const char *what) {
     PyErr_Format(PyExc_ValueError, "encode: %s", what);
     return -1;
 }
 
 /* An int in [0, hi) from a Python int (a tile, a seat); -1 with ValueError otherwise. */
-static long in_range(PyObject *v, long hi, const char *what) {
+static inline long in_range(PyObject *v, long hi, const char *what) {
     long r = as_long(v);
     if (r == -1 && PyErr_Occurred()) return -1;
     if (r < 0 || r >= hi) return bad(what);
@@ -137,7 +137,7 @@ static int per_seat(PyObject *seq, PyObject **out) {
     return 0;
 }
 
-static int fill_seat_melds(float *o, float *cv, PyObject *melds, int s, int me) {
+static int fill_seat_melds(float *o, float *cv, int *seen, PyObject *melds, int s, int me) {
     int r = (s - me + 4) % 4;
     Py_ssize_t n;
     PyObject **ms = items_of(melds, &n);
@@ -179,6 +179,7 @@ static int fill_seat_melds(float *o, float *cv, PyObject *melds, int s, int me) 
             long t = in_range(ts[j], 34, "a meld's tile is a kind 0-33");
             if (t < 0) { Py_DECREF(tiles); return -1; }
             sb[plane * 34 + t] += 0.25f;
+            seen[t]++; /* the unseen plane counts every tile of a meld the seat sees */
             if (taken) taken[t] = 1.0f;
         }
         Py_DECREF(tiles);
@@ -226,6 +227,7 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     }
     float *o = (float *)view.buf + row * CELLS;
     float cv[N_CONST];
+    int seen[34] = {0}; /* tiles of each kind the seat sees (the unseen plane) */
     memset(o, 0, sizeof(float) * CELLS);
     memset(cv, 0, sizeof(cv));
 
@@ -279,6 +281,7 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     for (Py_ssize_t i = 0; i < n; i++) {
         long t = in_range(it[i], 34, "a revealed tile is a kind 0-33");
         if (t < 0) goto done;
+        if (o[REVEALED * 34 + t] == 0.0f) seen[t]++; /* the plane's 1, as the reference adds */
         o[REVEALED * 34 + t] = 1.0f;
     }
     it = items_of(PyTuple_GET_ITEM(ctx, 2), &n);
@@ -340,8 +343,10 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             long c = in_range(cs[t], 5, "a concealed count is 0-4");
             if (c < 0) goto done;
             size += c;
-            if (s == me)
+            if (s == me) {
+                seen[t] += (int)c;
                 for (long k = 0; k < c; k++) o[(HAND + k) * 34 + t] = 1.0f;
+            }
         }
         cv[C_SIZE + r] = (float)((double)size / 14.0);
         PyObject **pile = items_of(discards_s[s], &n);
@@ -353,10 +358,11 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             if (t < 0) goto done;
             if (counts[t] >= 4) { bad("more than four discards of a kind"); goto done; }
             sb[(RIVER + counts[t]++) * 34 + t] = 1.0f;
+            seen[t]++;
             if (i >= n - 4) tiles[n - 1 - i] = t;
         }
         for (Py_ssize_t j = 0; j < (n > 4 ? 4 : n); j++) sb[(LAST + j) * 34 + tiles[j]] = 1.0f;
-        if (fill_seat_melds(o, cv, melds_s[s], s, (int)me) < 0) goto done;
+        if (fill_seat_melds(o, cv, seen, melds_s[s], s, (int)me) < 0) goto done;
         PyObject **fl = items_of(flowers_s[s], &n);
         if (!fl) goto done;
         for (Py_ssize_t i = 0; i < n; i++) {
@@ -373,14 +379,7 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         long have = in_range(copies[t], 65, "copies of a kind are 0-64");
         if (have < 0) goto done;
         if (have > 0) o[IN_PLAY * 34 + t] = one;
-        float seen = o[(HAND + 0) * 34 + t] + o[(HAND + 1) * 34 + t] + o[(HAND + 2) * 34 + t] +
-                     o[(HAND + 3) * 34 + t] + o[REVEALED * 34 + t];
-        for (int r = 0; r < 4; r++) {
-            const float *b = o + (SEATS + r * SEAT_PLANES) * 34 + t;
-            seen += b[RIVER * 34] + b[(RIVER + 1) * 34] + b[(RIVER + 2) * 34] + b[(RIVER + 3) * 34];
-            seen += 4.0f * (b[CHI * 34] + b[PENG * 34] + b[KONG * 34] + b[CONCEALED * 34]);
-        }
-        float u = ((float)have - seen) * 0.25f;
+        float u = (float)(have - seen[t]) * 0.25f; /* exact: small integers */
         o[UNSEEN * 34 + t] = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
     }
     for (int k = 0; k < N_CONST; k++) {

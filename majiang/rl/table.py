@@ -32,6 +32,12 @@ EPISODES = ("hand", "match")
 """What one episode is: one hand (the default), or ``hands`` hands of a match."""
 
 _TURN = Phase.TURN
+_empty = np.empty
+_SHAPE = (PLANES, 34)
+_F32 = np.dtype(np.float32)
+_NO_MASK = np.zeros(ACTION_COUNT, dtype=np.int8)
+"""An all-zero mask, copied for each view (a copy is quicker than ``np.zeros``)."""
+_NO_MASK.flags.writeable = False
 
 
 class Table:
@@ -147,9 +153,9 @@ class Table:
             context = self._context = HandContext(state)
         if state.variant_state is not context.variant_state:
             context.load(state.variant_state)
-        obs = np.empty((PLANES, 34), dtype=np.float32)  # the C paths write one row of each
+        obs = _empty(_SHAPE, _F32)  # the C paths write one row of each
         fill(obs, 0, state, seat, context.fixed, context.extra)  # encode_state, inline
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        mask = _NO_MASK.copy()
         if seat == self.seat:
             if self._legal is None:
                 self._load(mask, 0)
@@ -276,17 +282,21 @@ class Table:
             except ValueError:
                 k = -1
             if k >= 0:
-                return self.apply(actions[k])
+                return self.apply(actions[k], listed=True)
         seat = self.seat
         return self.apply(self.action(seat, self.check(seat, index)))
 
-    def apply(self, action: Action) -> list[int] | None:
-        """Apply a legal engine action (a bot's); as ``act``."""
+    def apply(self, action: Action, *, listed: bool = False) -> list[int] | None:
+        """Apply a legal engine action (a bot's); as ``act``. ``listed``: the action is an
+        element of the engine's own legal list of this moment (``HandState.apply_listed``)."""
         state = self._state
         if state is None:
             raise IllegalActionError("the table has not started: call reset() first")
         turn = state.phase is _TURN
-        state.apply(action)
+        if listed:
+            state.apply_listed(action)
+        else:
+            state.apply(action)
         self.steps += 1
         if turn or not state.decisions:
             self.moments += 1
