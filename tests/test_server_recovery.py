@@ -11,7 +11,10 @@ are sent and the server killed at once, before or while their messages go out: e
 either wholly in the stored log (the action and every bot decision that followed it, one
 transaction) or not at all, and a client that saw any of its messages finds it there. The
 rooms then play on to match_end, and each record replays to the results the clients saw.
-Runs on SQLite and on PostgreSQL.
+Runs on SQLite and on PostgreSQL. The servers make every bot decision on the event loop
+(``--bot-workers 0``): "an action and all it set off in one transaction" is that path's
+promise; a search decision made off the loop is its own transaction, stored only if the room
+has not moved (tests/test_server_bots.py, where a restart while a bot thinks is covered).
 """
 
 from __future__ import annotations
@@ -185,6 +188,10 @@ def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+ON_THE_LOOP = ("--bot-workers", "0")
+"""Bots decide inside the call that set them off (see the module doc)."""
+
+
 @dataclass
 class Table:
     """A room and its clients (humans by seat, maybe a spectator)."""
@@ -355,7 +362,7 @@ def test_sigkill_and_restart_resume_every_room_as_its_clients_left_it(
 
 async def scenario(url: str) -> None:
     """Play, kill, restart and check; kill in flight, restart and check; play out."""
-    first = Server(url).start()
+    first = Server(url, *ON_THE_LOOP).start()
     try:
         async with httpx.AsyncClient(base_url=first.http, timeout=TIMEOUT) as http:
             tables = await before_the_kill(http, first)
@@ -375,7 +382,7 @@ async def scenario(url: str) -> None:
         for c in t.conns:
             await c.close()
 
-    second = Server(url).start()
+    second = Server(url, *ON_THE_LOOP).start()
     try:
         await after_the_restart(second, tables)
         inflight = await kill_in_flight(url, second, tables)
@@ -383,7 +390,7 @@ async def scenario(url: str) -> None:
         second.stop()
         raise
 
-    third = Server(url).start()
+    third = Server(url, *ON_THE_LOOP).start()
     try:
         async with httpx.AsyncClient(base_url=third.http, timeout=TIMEOUT) as http:
             await after_the_second_kill(third, tables, inflight)

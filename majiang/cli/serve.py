@@ -64,6 +64,15 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="unfinished rooms one creator address may hold (default 20)",
     )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that make the search bot's decisions (困难, and 托管 when the turn "
+        "timer allows), off the event loop so a thinking bot holds up no other room "
+        "(default: one per core but one, at least 1; 0: on the event loop)",
+    )
 
 
 def _check_port(host: str, port: int) -> None:
@@ -132,6 +141,7 @@ def main(args: argparse.Namespace) -> int:
         import uvicorn
 
         from majiang.server.app import Limits, create_app
+        from majiang.server.thinking import BotPool
         from majiang.store import Store
     except ImportError as err:
         need = "majiang serve needs the extra web: pip install 'majiang[web]'"
@@ -139,11 +149,14 @@ def main(args: argparse.Namespace) -> int:
     _check_port(args.host, args.port)
     url = args.db or os.environ.get("MAJIANG_DB") or None
     bus = _bus_config(args, url)
+    workers = getattr(args, "bot_workers", None)
+    if workers is not None and workers < 0:
+        raise MajiangError(f"--bot-workers: at least 0, got {workers}")
     store = Store(url)  # StoreError (a MajiangError): one line, exit 2
     limits = Limits()
     if args.rooms_per_address is not None:
         limits = Limits(rooms_per_address=args.rooms_per_address)
-    app = create_app(store, limits=limits, bus=bus)
+    app = create_app(store, limits=limits, bus=bus, bots=BotPool(workers))
     tune_gc()
     host = f"[{args.host}]" if ":" in args.host else args.host
     where = f"database {store.url}" + (f", bus {_redact(bus.url)}" if bus else "")

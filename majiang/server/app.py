@@ -6,7 +6,9 @@ room's writes keep their order) before its messages are queued to the connection
 client saw is always stored (PROTOCOL.md 3.5). At start
 every room in play is rebuilt from its stored log. Abuse limits: a message size limit, a
 per-connection rate limit, a bounded send queue, bounded open rooms per creator address and
-idle rooms dissolved (``Limits``).
+idle rooms dissolved (``Limits``). A slow bot's decision (``search``) is made by a worker
+process, off the event loop and outside the room's lock, and applied under the lock only if
+the room has not moved meanwhile (``Hub.think``, ``majiang.server.thinking``).
 """
 
 from __future__ import annotations
@@ -53,7 +55,17 @@ from majiang.server.models import (
     all_variant_infos,
     client_message,
 )
-from majiang.server.room import CLOSED, EVERYONE, SPECTATORS, Outcome, Room, RoomError, now_ms
+from majiang.server.room import (
+    CLOSED,
+    EVERYONE,
+    SPECTATORS,
+    BotAsk,
+    Outcome,
+    Room,
+    RoomError,
+    now_ms,
+)
+from majiang.server.thinking import BotPool, decide_here
 from majiang.server.web import mount_web
 from majiang.store import Lease, LeaseLost, RoomNumberTaken, RoomRow, SeatRow, Store, StoreError
 from majiang.values import JSON
@@ -240,9 +252,12 @@ POSTGRES_WRITERS = 8
 class Hub:
     """Every room in memory, the store and its writer threads."""
 
-    def __init__(self, store: Store, limits: Limits) -> None:
+    def __init__(self, store: Store, limits: Limits, bots: BotPool | None = None) -> None:
         self.store = store
         self.limits = limits
+        self.bots = bots if bots is not None else BotPool()
+        self.offload = self.bots.offload
+        """The bots whose decisions rooms hand to ``bots`` (``Room.offload``)."""
         self.rooms: dict[str, Handle] = {}
         self.writer = ThreadPoolExecutor(
             max_workers=writer_threads(store.url), thread_name_prefix="majiang-store"
@@ -371,6 +386,33 @@ class Hub:
         if room.status in CLOSED and handle.closed_at is None:
             handle.closed_at = time.monotonic()
         self.schedule(handle)
+        if out.ask is not None:
+            task = asyncio.create_task(self.think(handle, out.ask))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def think(self, handle: Handle, ask: BotAsk) -> None:
+        """Have a bot's decision made by a worker (the loop and the room's lock free
+        meanwhile), then apply it under the lock if the room is still where it asked;
+        otherwise drop it: whatever moved the room asked again if a bot is due."""
+        try:
+            action, bot = await self.bots.decide(ask)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a worker that died or failed: the same decision, here
+            log.exception("room %s: bot %s off the loop", handle.room.number, ask.name)
+            action, bot = decide_here(ask)
+        async with handle.lock:
+            if self.cluster is not None and handle.lease is None:
+                return  # the room is another node's now: it asks afresh
+            try:
+                out = handle.room.answer(ask, action, bot)
+                if out is not None:
+                    await self.commit(handle, out)
+            except ApiError:
+                pass  # logged and rebuilt by commit
+            except Exception:
+                log.exception("room %s: bot %s", handle.room.number, ask.name)
 
     def deliver(self, handle: Handle, out: Outcome) -> None:
         handle.seq = handle.room.seq
@@ -398,7 +440,7 @@ class Hub:
             return
         seats = await self.read(self.store.seats, room.id)
         events = await self.read(self.store.events, room.id)
-        fresh = Room.restore(row, seats, events)
+        fresh = Room.restore(row, seats, events, offload=self.offload)
         handle.room = fresh
         handle.seq = fresh.seq
         if self.cluster is not None:
@@ -459,7 +501,7 @@ class Hub:
             try:
                 seats = await self.read(self.store.seats, row.id)
                 events = await self.read(self.store.events, row.id)
-                room = Room.restore(row, seats, events)
+                room = Room.restore(row, seats, events, offload=self.offload)
             except Exception:  # one bad log must not keep the others down
                 log.exception("room %s cannot be restored", row.number)
                 continue
@@ -481,6 +523,7 @@ class Hub:
                 handle.timer.cancel()
             for conn in [*handle.seats.values(), *handle.spectators]:
                 conn.close(1001, "server shutting down")
+        self.bots.close()
         self.writer.shutdown(wait=True)
 
     async def _janitor(self) -> None:
@@ -525,7 +568,7 @@ class Hub:
             raise ApiError(404, "not_found", f"no room {number}")
         seats = await self.read(self.store.seats, row.id)
         events = await self.read(self.store.events, row.id)
-        room = Room.restore(row, seats, events)
+        room = Room.restore(row, seats, events, offload=self.offload)
         handle = Handle(room, closed_at=time.monotonic(), seq=room.seq)
         if self.cluster is not None and room.status not in CLOSED:
             return handle  # a copy to read from: the room's owner is another node
@@ -579,12 +622,14 @@ def create_app(
     url: str | None = None,
     limits: Limits | None = None,
     bus: BusConfig | None = None,
+    bots: BotPool | None = None,
 ) -> FastAPI:
     """The server's app over ``store`` (or a Store opened on ``url``, closed at shutdown);
-    with ``bus``, one node of a cluster on a PostgreSQL store."""
+    with ``bus``, one node of a cluster on a PostgreSQL store; ``bots``: the workers of
+    slow bots' decisions (default ``BotPool()``: a process per core but one)."""
     own = store is None
     the_store = store if store is not None else Store(url)
-    hub = Hub(the_store, limits or Limits())
+    hub = Hub(the_store, limits or Limits(), bots)
     if bus is not None:
         from majiang.server.cluster import Cluster
 
@@ -699,7 +744,7 @@ def create_app(
             break
         else:
             raise ApiError(503, "no_number", "no free room number found; try again")
-        handle = Handle(Room(row, seats))
+        handle = Handle(Room(row, seats, offload=hub.offload))
         if cluster is not None:
             await cluster.adopt(handle, 1)
         else:

@@ -451,7 +451,7 @@ class Cluster:
                 return False
             seats = await hub.read(store.seats, row.id)
             events = await hub.read(store.events, row.id)
-            room = Room.restore(fresh, seats, events)
+            room = Room.restore(fresh, seats, events, offload=hub.offload)
         except Exception:
             log.exception("room %s cannot be restored", row.number)
             return False

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -40,6 +40,7 @@ __all__ = [
     "DISSOLVE_SECONDS",
     "EVERYONE",
     "SPECTATORS",
+    "BotAsk",
     "Delivery",
     "EventLike",
     "Finished",
@@ -135,6 +136,21 @@ class Finished:
     totals: list[int]
 
 
+@dataclass(eq=False, slots=True)
+class BotAsk:
+    """A bot decision the room leaves to its caller (a bot in ``Room.offload``): ``bot``
+    (the room's own, not yet asked) chooses among ``legal`` from ``observation``; the
+    answer goes back through ``Room.answer``, which takes it only while the room is still
+    where it asked (``at``: its ``log_seq`` then)."""
+
+    seat: int
+    name: str
+    bot: Bot
+    observation: Observation
+    legal: tuple[Action, ...]
+    at: int
+
+
 @dataclass(slots=True)
 class Outcome:
     """What a live call did: log entries to store first, then messages to deliver."""
@@ -144,6 +160,9 @@ class Outcome:
     status: str | None = None
     """The room's new status for the store (playing, finished, dissolved), if it changed."""
     finished: Finished | None = None
+    ask: BotAsk | None = None
+    """A bot decision the caller is to have made off the room's call (``Room.offload``)
+    and hand back to ``Room.answer``; None when the room waits for no such bot."""
 
 
 @dataclass(slots=True)
@@ -324,6 +343,7 @@ class Room:
         config: RoomConfig,
         seats: Sequence[SeatLike],
         clock: Callable[[], int] = now_ms,
+        offload: Collection[str] = (),
     ) -> None:
         self.id = config.id
         self.number = config.number
@@ -354,6 +374,10 @@ class Room:
         self._obs: dict[int | None, Observation] = {}
         self._why: dict[int, list[JSON]] = {}
         self._pub: Observation | None = None
+        self.offload = frozenset(offload)
+        """Bots whose decisions the room does not make itself: it stops and hands them to
+        its caller as ``Outcome.ask`` (the server runs them off its event loop)."""
+        self._asking: BotAsk | None = None
 
     # -- building and restoring ----------------------------------------------------------------
     @classmethod
@@ -363,10 +387,11 @@ class Room:
         seats: Sequence[SeatLike],
         events: Sequence[EventLike],
         clock: Callable[[], int] = now_ms,
+        offload: Collection[str] = (),
     ) -> Room:
         """The room as its stored log left it: every entry applied again through the engine,
         ``seq`` recounted; decisions pending get fresh deadlines. ``resume`` goes on."""
-        room = cls(config, seats, clock)
+        room = cls(config, seats, clock, offload)
         out = _Out(replay=True)
         for ev in events:
             room._apply_entry(ev.kind, json.loads(json.dumps(ev.data)), out)
@@ -687,15 +712,42 @@ class Room:
                     totals = _json_ints(self.totals())
                     self._record("match_end", {"totals": totals, "reason": reason}, out)
                 continue
-            action = self._bot_action()
-            if action is None:
+            due = self._bot_due()
+            if due is None:
                 break
+            s, name = due
+            obs = self._observe(s)
+            if name in self.offload:
+                asking = self._asking
+                if asking is None or asking.at != self.log_seq or asking.seat != s:
+                    legal = tuple(obs.legal)
+                    asking = BotAsk(s, name, self._bot(s, name), obs, legal, self.log_seq)
+                    self._asking = out.outcome.ask = asking
+                break  # the caller has it decided and answers (``answer``)
+            action = self._bot(s, name).act(obs, obs.legal)
             self._record("action", {"hand": self.hand_index(), "action": action.to_json()}, out)
         self._refresh_pending(hand_events=False)
 
-    def _bot_action(self) -> Action | None:
-        """The next decision of a bot or 托管 seat, if one is due. Seats declaring an instant
-        win go before the dealer, who waits for any human still deciding one (D56)."""
+    def answer(self, ask: BotAsk, action: Action, bot: Bot) -> Outcome | None:
+        """Apply an offloaded decision: ``action`` chosen by ``bot`` (the asked bot as it is
+        after choosing, its rng moved on), then go on as ``_drive`` does. None, and nothing
+        changed, if the room has moved since it asked (a human's message, a timeout, a
+        dissolve, a newer ask): that decision point is gone and a new one was asked for."""
+        if ask is not self._asking or ask.at != self.log_seq or self.status in CLOSED:
+            return None
+        if action not in ask.legal:
+            raise RoomError("illegal", f"bot {ask.name}: {action} is not legal now", 500)
+        self._asking = None
+        self._bots[(ask.seat, ask.name)] = bot
+        out = _Out()
+        self._record("action", {"hand": self.hand_index(), "action": action.to_json()}, out)
+        self._drive(out)
+        return out.outcome
+
+    def _bot_due(self) -> tuple[int, str] | None:
+        """The bot or 托管 seat whose decision is due next, with the bot that plays it, if
+        any. Seats declaring an instant win go before the dealer, who waits for any human
+        still deciding one (D56)."""
         st = self.state
         assert st is not None
         seats = st.to_act()
@@ -706,11 +758,10 @@ class Room:
                 continue
             if st.phase == Phase.TURN and s == st.current and any(self._asks(x) for x in seats[1:]):
                 continue
-            obs = self._observe(s)
-            legal = obs.legal
+            legal = self._observe(s).legal
             if not legal or (st.phase in WINDOWS and len(legal) == 1):
                 continue  # pass only: auto_pass decides it
-            return self._bot(s, seat.bot or auto_bot(self.turn_seconds)).act(obs, legal)
+            return s, seat.bot or auto_bot(self.turn_seconds)
         return None
 
     def _bot(self, s: int, name: str) -> Bot:
