@@ -13,7 +13,7 @@ import platform
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -87,3 +87,11 @@ def append_markdown(path: Path, script: str, facts: Iterable[str], body: str) ->
     with path.open("a", encoding="utf-8") as fh:
         fh.write("\n".join(section))
     print(f"appended to {path}", file=sys.stderr)
+
+
+def report(script: str, facts: Sequence[str], lines: Sequence[str], markdown: str | None) -> None:
+    """Print the facts and the report's lines; append them to ``markdown`` when given."""
+    body = "\n".join(lines)
+    print("\n".join(f"- {fact}" for fact in facts) + "\n\n" + body)
+    if markdown:
+        append_markdown(Path(markdown), script, facts, body)

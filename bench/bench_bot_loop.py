@@ -26,7 +26,7 @@ from majiang.server.thinking import BotPool, decide_here
 from majiang.store import RoomRow, SeatRow
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import append_markdown, git_rev, machine_facts, version
+from _common import git_rev, machine_facts, report, version
 
 PROBE = 0.005
 """The probe's sleep (s)."""
@@ -124,10 +124,7 @@ def main() -> None:
         *machine_facts(f"majiang {version('majiang')} at {git_rev()}"),
         f"load average (1 min) {start:.1f} at the start, {end:.1f} at the end (shared machine)",
     ]
-    body = "\n".join(lines)
-    print("\n".join(f"- {fact}" for fact in facts) + "\n\n" + body)
-    if args.markdown:
-        append_markdown(Path(args.markdown), "bench/bench_bot_loop.py", facts, body)
+    report("bench/bench_bot_loop.py", facts, lines, args.markdown)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from majiang.rules import VARIANTS
 from majiang.values import Action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import append_markdown, git_rev, machine_facts, version
+from _common import git_rev, machine_facts, report, version
 
 
 class Timed:
@@ -84,10 +84,7 @@ def main() -> None:
         f"load average (1 min) {start:.1f} at the start, {end:.1f} at the end (the 2-core "
         "machine is shared with other runs, which slow every bot alike)",
     ]
-    body = "\n".join(lines)
-    print("\n".join(f"- {fact}" for fact in facts) + "\n\n" + body)
-    if args.markdown:
-        append_markdown(Path(args.markdown), "bench/bench_bots.py", facts, body)
+    report("bench/bench_bots.py", facts, lines, args.markdown)
 
 
 if __name__ == "__main__":
