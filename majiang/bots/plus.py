@@ -27,7 +27,7 @@ from majiang.bots.greedy import (
     discard_shanten,
     kong_now,
 )
-from majiang.hand.analysis import is_pairs, is_sets, waits
+from majiang.hand.analysis import any_tile_shape, is_pairs, waits
 from majiang.observation import Observation
 from majiang.rules import get_variant
 from majiang.rules.base import PlayHints
@@ -91,18 +91,6 @@ CHAIN_SURVIVE = 0.7
 given up only for a sure next one worth more than this many times less."""
 
 
-def _any_tile_shape(tiles: list[int], wild: int, concealed: bool) -> int:
-    """The shape factor of the win any next tile makes (0 if some tile does not win):
-    1 for sets and one wild (爆头), 2 for pairs and one wild with no melds (七客)."""
-    if wild not in tiles:
-        return 0
-    rest = list(tiles)
-    rest.remove(wild)
-    if concealed and is_pairs(rest, wild=wild):
-        return 2
-    return 1 if is_sets(rest, wild=wild) else 0
-
-
 class GreedyPlusBot(GreedyBot):
     """Greedy with its variant's value and a measured defence (``PlayHints``)."""
 
@@ -158,15 +146,15 @@ class GreedyPlusBot(GreedyBot):
                 break
             piao += 1
         shape_now = 2 if concealed and is_pairs(hand, wild=wild) else 1
-        g_now = _any_tile_shape(before, wild, concealed)
+        g_now = any_tile_shape(before, wild, concealed)
         fan_now = max(shape_now, g_now * 2 << piao) if g_now else shape_now
-        best: tuple[float, int] | None = None
+        best: tuple[int, int] | None = None
         for a in legal:
             if a.type != "discard" or a.tile is None:
                 continue
             rest = list(hand)
             rest.remove(a.tile)
-            shape = _any_tile_shape(rest, wild, concealed)
+            shape = any_tile_shape(rest, wild, concealed)
             if not shape:
                 continue
             fan = shape * 2 << (piao + 1 if a.tile == wild else 0)

@@ -6,6 +6,7 @@ by the tests. The contract is docs/hand-api.md.
 """
 
 from majiang.hand.analysis import (
+    any_tile_shape,
     is_pairs,
     is_sets,
     is_winning,
@@ -18,6 +19,7 @@ from majiang.hand.decompose import Decomposition, Group, decompositions
 __all__ = [
     "Decomposition",
     "Group",
+    "any_tile_shape",
     "decompositions",
     "is_pairs",
     "is_sets",

@@ -15,7 +15,7 @@ from majiang.hand import _tables
 from majiang.hand._suit import INF, kept
 from majiang.tiles import KINDS, ORPHANS, Tile
 
-__all__ = ["is_pairs", "is_sets", "is_winning", "shanten", "waits"]
+__all__ = ["any_tile_shape", "is_pairs", "is_sets", "is_winning", "shanten", "waits"]
 
 _MASK = (1 << 21) - 1
 _W: dict[int, int] = {t: 5 ** (t % 9) << (21 * (t // 9)) for t in range(27)}
@@ -475,3 +475,16 @@ def is_pairs(tiles: Sequence[int], *, wild: int | None = None, quads: bool = Tru
     if not quads and max(counts) > 2:
         return False
     return sum(n & 1 for n in counts) <= w
+
+
+def any_tile_shape(tiles: Sequence[int], wild: int | None, concealed: bool) -> int:
+    """The shape factor of the win any next tile makes of 3n+1 tiles (RULES.md 2.3 (d),
+    2.4): 2 when, with no melds, taking one wild out leaves six pairs (七客), 1 when it
+    leaves only sets (爆头), 0 when some tile does not win that way."""
+    if wild is None or wild not in tiles:
+        return 0
+    rest = list(tiles)
+    rest.remove(wild)
+    if concealed and len(rest) == 12 and is_pairs(rest, wild=wild):
+        return 2
+    return 1 if is_sets(rest, wild=wild) else 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from majiang.hand import decompositions, is_pairs, is_sets
+from majiang.hand import any_tile_shape, decompositions, is_pairs, is_sets
 from majiang.hand.decompose import Decomposition, Group
 from majiang.rules.base import (
     FIRST_DEALER,
@@ -293,14 +293,7 @@ class HangzhouRules(BaseRules):
 
     def _baotou_ready(self, view: HandView, tiles: list[int], seat: int) -> bool:
         """Taking one wild out leaves only sets, or (no melds) six pairs (D34)."""
-        wild = view.wild
-        if wild is None or wild not in tiles:
-            return False
-        rest = list(tiles)
-        rest.remove(wild)
-        if is_sets(rest, wild=wild):
-            return True
-        return not view.melds[seat] and len(rest) == 12 and is_pairs(rest, wild=wild)
+        return any_tile_shape(tiles, view.wild, not view.melds[seat]) > 0
 
     def score(self, view: HandView, win: WinInfo | None) -> Score:
         """The shape, baotou/qike, then gang x m and piao x n, for the highest F; payments."""
