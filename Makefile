@@ -26,8 +26,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# every test, on TEST_WORKERS pytest-xdist processes (2 = this project's 2-core machines;
+# TEST_WORKERS=0 runs them in one process)
+TEST_WORKERS ?= 2
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 test: lint typecheck unit
 
