@@ -105,6 +105,13 @@ def _deal_seed(config: ArenaConfig, deal: int) -> int:
     return config.seed * 1_000_003 + deal
 
 
+def _seat_seed(config: ArenaConfig, deal: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of a deal, the same in its four rotations (common
+    random numbers): where the seated bots decide alike, the rotations play the same game,
+    so only real differences of play move the paired difference (docs/bots.md)."""
+    return _deal_seed(config, deal) * 4 + seat
+
+
 def play_deals(config: ArenaConfig, chunk: tuple[int, int]) -> list[DealResult]:
     """Play deals ``start .. start+count-1`` of ``chunk``, each in its four rotations; a
     pure function of its arguments (each deal and rotation seeded by its index)."""
@@ -119,11 +126,13 @@ def play_deals(config: ArenaConfig, chunk: tuple[int, int]) -> list[DealResult]:
             dict.fromkeys(names, 0),
         )
         for r in range(4):
-            rng = random.Random(_deal_seed(config, d) * 4 + r)
             seating = [config.seating[(s + r) % 4] for s in range(4)]
             match = Match(config.variant, dict(config.options), _deal_seed(config, d))
             state = match.new_hand()
-            play_hand(state, [make_bot(n, rng) for n in seating])
+            bots = [
+                make_bot(n, random.Random(_seat_seed(config, d, s))) for s, n in enumerate(seating)
+            ]
+            play_hand(state, bots)
             match.finish(state)
             result = state.result()
             for s, delta in enumerate(result.deltas):
