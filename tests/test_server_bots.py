@@ -384,8 +384,8 @@ def test_while_a_bot_thinks_other_rooms_are_served_and_a_dissolve_drops_its_deci
                 assert ended["reason"] == "dissolved"
                 (tmp_path / "open-1").write_text("")
                 deadline = time.monotonic() + 60
-                while not (tmp_path / "done-1").exists() or hub.tasks:
-                    assert time.monotonic() < deadline, f"still running: {hub.tasks}"
+                while not (tmp_path / "done-1").exists() or hub.thinking:
+                    assert time.monotonic() < deadline, f"still running: {hub.thinking}"
                     await asyncio.sleep(0.01)  # the late decision came back and was dropped
             assert asked() == 2  # nobody was asked again: the room is closed
             row = store.room(a["room"])
@@ -398,6 +398,47 @@ def test_while_a_bot_thinks_other_rooms_are_served_and_a_dissolve_drops_its_deci
             assert len(bots_played) == 1  # decision 0 stored once, decision 1 dropped
 
     asyncio.run(main())
+
+
+def test_a_bot_decision_whose_write_is_refused_is_asked_again_after_the_rebuild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store refuses one append of an offloaded bot's decision: the room is rebuilt
+    from what is stored, and its due bot is asked again (``Hub.resume_soon``), so the match
+    goes on to its end and its record replays; without that, nothing would ask the
+    rebuilt room's bot and the table would wait for ever."""
+    monkeypatch.setitem(BOTS, "search", GreedyBot)  # the 托管 seat's bot, quick and offloaded
+
+    async def main() -> tuple[dict[str, Any], int]:
+        pool = BotPool(1, threads=True, bots={"greedy", "search"})
+        async with serving(tmp_path, pool) as (http, ws_url, store, _):
+            real = store.append_many
+            calls = {"n": 0, "refused": 0}
+
+            def append_many(*args: Any, **kwargs: Any) -> Any:
+                calls["n"] += 1
+                if calls["n"] == 6:
+                    calls["refused"] += 1
+                    raise RuntimeError("disk full (a test)")
+                return real(*args, **kwargs)
+
+            monkeypatch.setattr(store, "append_many", append_many)
+            bots = {"1": "greedy", "2": "greedy", "3": "greedy"}
+            body = {"variant": "hainan", "hands": 1, "turn_seconds": 0, "bots": bots}
+            created = (await http.post("/api/rooms", json=body)).json()
+            url = f"{ws_url}/ws/{created['room']}?token={created['token']}"
+            async with connect(url) as ws:
+                await messages(ws, "snapshot")
+                await ws.send(json.dumps({"type": "auto", "on": True}))
+                got = await asyncio.wait_for(messages(ws, "match_end"), 30)
+            assert any(m["type"] == "snapshot" for m in got)  # the rebuilt room's
+            record: dict[str, Any] = (await http.get(f"/api/rooms/{created['room']}/record")).json()
+            return record, calls["refused"]
+
+    record, refused = asyncio.run(main())
+    assert refused == 1
+    result = replay(record)
+    assert len(result["hands"]) == 1 and sum(result["totals"]) == 0
 
 
 def test_a_room_restored_while_a_bot_thinks_asks_the_same_decision_again() -> None:

@@ -20,7 +20,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -241,6 +241,9 @@ def writer_threads(url: str) -> int:
     return 1 if url.startswith("sqlite") else POSTGRES_WRITERS
 
 
+RESUME_SECONDS = 0.5
+"""How long a room rebuilt after a refused write waits before its bots decide again."""
+
 CHECKPOINT_SECONDS = 2.0
 """How often a SQLite store's log is checkpointed on a writer thread (its appends, made on
 the event loop, never checkpoint themselves: the loop must not wait for an fsync)."""
@@ -264,6 +267,8 @@ class Hub:
         )
         self.janitor: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self.thinking: set[asyncio.Task[None]] = set()
+        """Bot decisions out and rebuilt rooms waiting to go on: cancelled by ``stop``."""
         self.cluster: Cluster | None = None
         """Set by ``majiang serve --bus``: this node's part of several (docs/scaling.md)."""
         self._appends: list[tuple[int, Sequence[LogEntry], Lease | None, Future]] = []
@@ -387,9 +392,33 @@ class Hub:
             handle.closed_at = time.monotonic()
         self.schedule(handle)
         if out.ask is not None:
-            task = asyncio.create_task(self.think(handle, out.ask))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self._keep(self.think(handle, out.ask))
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run a bot's work as a task kept referenced until done and cancelled by ``stop``."""
+        task = asyncio.create_task(work)
+        self.thinking.add(task)
+        task.add_done_callback(self.thinking.discard)
+
+    def resume_soon(self, handle: Handle, room: Room) -> None:
+        """After a rebuild, let the room's due bots and 托管 seats decide, ``RESUME_SECONDS``
+        later: the decision whose write was refused is nobody's to repeat otherwise, and a
+        store that just refused is not asked again at once (if it refuses again, the next
+        rebuild tries again)."""
+
+        async def go() -> None:
+            await asyncio.sleep(RESUME_SECONDS)
+            async with handle.lock:
+                if handle.room is not room or room.status in CLOSED:
+                    return  # rebuilt again, or ended: that rebuild goes on by itself
+                if self.cluster is not None and handle.lease is None:
+                    return
+                out = room.resume()
+                if out.log or out.ask is not None or out.status is not None:
+                    with contextlib.suppress(ApiError):
+                        await self.commit(handle, out)
+
+        self._keep(go())
 
     async def think(self, handle: Handle, ask: BotAsk) -> None:
         """Have a bot's decision made by a worker (the loop and the room's lock free
@@ -443,6 +472,7 @@ class Hub:
         fresh = Room.restore(row, seats, events, offload=self.offload)
         handle.room = fresh
         handle.seq = fresh.seq
+        self.resume_soon(handle, fresh)
         if self.cluster is not None:
             self.cluster.resnap(handle)
             self.schedule(handle)
@@ -523,6 +553,8 @@ class Hub:
                 handle.timer.cancel()
             for conn in [*handle.seats.values(), *handle.spectators]:
                 conn.close(1001, "server shutting down")
+        for task in list(self.thinking):
+            task.cancel()
         self.bots.close()
         self.writer.shutdown(wait=True)
 
