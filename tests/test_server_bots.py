@@ -287,6 +287,23 @@ async def messages(ws: ClientConnection, until: str) -> list[dict[str, Any]]:
     return got
 
 
+async def auto_table(
+    http: httpx.AsyncClient, ws_url: str, bot: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A one-hand hainan room of three ``bot`` seats and its creator on 托管, played to
+    its end: the stored record, and what the creator received after turning 托管 on."""
+    bots = {"1": bot, "2": bot, "3": bot}
+    body = {"variant": "hainan", "hands": 1, "turn_seconds": 0, "bots": bots}
+    created = (await http.post("/api/rooms", json=body)).json()
+    url = f"{ws_url}/ws/{created['room']}?token={created['token']}"
+    async with connect(url) as ws:
+        await messages(ws, "snapshot")
+        await ws.send(json.dumps({"type": "auto", "on": True}))
+        got = await messages(ws, "match_end")
+    record: dict[str, Any] = (await http.get(f"/api/rooms/{created['room']}/record")).json()
+    return record, got
+
+
 def test_the_server_plays_a_search_table_in_workers_to_the_inline_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -296,15 +313,7 @@ def test_the_server_plays_a_search_table_in_workers_to_the_inline_record(
 
     async def main() -> dict[str, Any]:
         async with serving(tmp_path, BotPool(2)) as (http, ws_url, _, _):
-            bots = {"1": "search", "2": "search", "3": "search"}
-            body = {"variant": "hainan", "hands": 1, "turn_seconds": 0, "bots": bots}
-            created = (await http.post("/api/rooms", json=body)).json()
-            url = f"{ws_url}/ws/{created['room']}?token={created['token']}"
-            async with connect(url) as ws:
-                await messages(ws, "snapshot")
-                await ws.send(json.dumps({"type": "auto", "on": True}))
-                await messages(ws, "match_end")
-            record: dict[str, Any] = (await http.get(f"/api/rooms/{created['room']}/record")).json()
+            record, _ = await auto_table(http, ws_url, "search")
             return record
 
     record = asyncio.run(main())
@@ -423,16 +432,8 @@ def test_a_bot_decision_whose_write_is_refused_is_asked_again_after_the_rebuild(
                 return real(*args, **kwargs)
 
             monkeypatch.setattr(store, "append_many", append_many)
-            bots = {"1": "greedy", "2": "greedy", "3": "greedy"}
-            body = {"variant": "hainan", "hands": 1, "turn_seconds": 0, "bots": bots}
-            created = (await http.post("/api/rooms", json=body)).json()
-            url = f"{ws_url}/ws/{created['room']}?token={created['token']}"
-            async with connect(url) as ws:
-                await messages(ws, "snapshot")
-                await ws.send(json.dumps({"type": "auto", "on": True}))
-                got = await asyncio.wait_for(messages(ws, "match_end"), 30)
+            record, got = await asyncio.wait_for(auto_table(http, ws_url, "greedy"), 30)
             assert any(m["type"] == "snapshot" for m in got)  # the rebuilt room's
-            record: dict[str, Any] = (await http.get(f"/api/rooms/{created['room']}/record")).json()
             return record, calls["refused"]
 
     record, refused = asyncio.run(main())
