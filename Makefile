@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # the C extensions are built by the editable install: rebuilt when their sources change
-$(STAMP): pyproject.toml setup.py majiang/hand/_speedups.c majiang/rl/_encode.c | $(BIN)/python
+$(STAMP): pyproject.toml setup.py majiang/hand/_speedups.c majiang/engine/_speedups.c majiang/rl/_encode.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl,plot]"
 	touch $(STAMP)
 

@@ -11,6 +11,12 @@ setup(
             extra_compile_args=["-O2"],
         ),
         Extension(
+            "majiang.engine._speedups",
+            ["majiang/engine/_speedups.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
             "majiang.rl._encode",
             ["majiang/rl/_encode.c"],
             optional=True,

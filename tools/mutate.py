@@ -392,7 +392,8 @@ class Workspace:
 
     def run(self, tests: list[str], timeout: float) -> tuple[str, float, str]:
         """('passed' | 'failed' | 'timeout', seconds, last output line)."""
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+               "MAJIANG_ENGINE_PURE": "1"}  # mutants live in the Python, not its C twin
         env.pop("PYTHONPATH", None)
         cmd = [
             sys.executable,

@@ -9,9 +9,11 @@ leaves the state unchanged (DESIGN.md convention 4).
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Mapping, Sequence
 from itertools import chain, compress
 from operator import mul
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from majiang.errors import IllegalActionError
@@ -90,6 +92,25 @@ _PASS = tuple(Action(s, A_PASS) for s in range(4))
 _PENG = tuple(Action(s, A_PENG) for s in range(4))
 _MELDED_KEYS = frozenset({"seven_pairs", "thirteen_orphans"})
 """The shape flags a hand with melds turns off (it cannot be seven pairs or 13 orphans)."""
+
+
+def _accelerator() -> ModuleType | None:
+    """The C accelerator ``majiang.engine._speedups``, initialised; None without it or with
+    ``MAJIANG_ENGINE_PURE=1`` (the pure Python methods are the fallback and the reference:
+    mutation testing sets it, and tests compare both)."""
+    if os.environ.get("MAJIANG_ENGINE_PURE", "") not in ("", "0"):
+        return None
+    try:
+        import majiang.engine._speedups as _speedups
+    except ImportError:  # pragma: no cover - the pure Python path is the fallback
+        return None
+    _speedups.init(P_TURN, P_CLAIM, E_DISCARD, E_DRAW, _OTHERS)
+    return _speedups
+
+
+_FAST = _accelerator()
+ACCELERATED = _FAST is not None
+"""True when the C accelerator ``majiang.engine._speedups`` is in use."""
 
 
 class HandState:
@@ -500,11 +521,12 @@ class HandState:
             self._turn_cache = None
             self._resolve_window()
 
-    def apply_listed(self, action: Action) -> None:
+    def apply_listed(self, action: Action, *, then_pass: bool = False) -> None:
         """``apply`` of an element of the turn's own legal list, read since the last
         change (a driver indexing ``legal_actions``' list: majiang.rl.table): the same
         transition without finding it in the list again; any other action goes to
-        ``apply``."""
+        ``apply``. ``then_pass``: ``auto_pass`` follows at once (a driver that always calls
+        it next), which lets a discard nobody can claim go straight to the next draw."""
         if (
             self._turn_cache is None
             or self.phase is not P_TURN
@@ -512,12 +534,22 @@ class HandState:
             or action.seat != self.current
         ):
             self.apply(action)
+            if then_pass:
+                self.auto_pass()
             return
-        if action.type == A_PASS and self._passed_unlisted(action.seat):
+        kind = action.type
+        if kind == A_PASS and self._passed_unlisted(action.seat):
             self.history.append(action)  # as apply: the window's decision listed first
         self.history.append(action)
         self._turn_cache = None
+        if then_pass and kind is A_DISCARD and _FAST is not None:
+            # _apply_turn, then auto_pass's common case, in C: False if a seat may claim
+            if not _FAST.discard(self, action.seat, action.tile):
+                self.auto_pass()
+            return
         self._apply_turn(action)
+        if then_pass:
+            self.auto_pass()
 
     def auto_pass(self) -> None:
         """Every undecided seat of the open window whose only choice is pass passes.

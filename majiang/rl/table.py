@@ -293,8 +293,8 @@ class Table:
         if state is None:
             raise IllegalActionError("the table has not started: call reset() first")
         turn = state.phase is _TURN
-        if listed:
-            state.apply_listed(action)
+        if listed:  # _advance's auto_pass comes next: the engine may take it at once
+            state.apply_listed(action, then_pass=True)
         else:
             state.apply(action)
         self.steps += 1

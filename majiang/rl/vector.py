@@ -105,25 +105,25 @@ class VectorEnv:
         if len(actions) != n:
             raise OptionError(f"step takes {n} actions (one per table), got {len(actions)}")
         acts = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
-        chosen: list[Action] = []
+        chosen: list[tuple[Action, bool]] = []  # with: is it the engine's listed action?
         for i, (t, a) in enumerate(zip(tables, acts, strict=True)):
             legal = t._legal  # loaded by the last _batch, with the engine's listed actions
             listed = t._actions
             if legal is not None and listed is not None and type(a) is int:
                 try:
-                    chosen.append(listed[legal.index(a)])
+                    chosen.append((listed[legal.index(a)], True))
                     continue
                 except ValueError:
                     pass
             try:
-                chosen.append(t.action(t.seat, t.check(t.seat, a)))
+                chosen.append((t.action(t.seat, t.check(t.seat, a)), False))
             except MajiangError as exc:
                 raise type(exc)(f"table {i}: {exc}") from None
         rewards = np.zeros((n, 4), np.float32)
         dones = np.zeros(n, np.bool_)
         scale = self.reward_scale
-        for i, (t, action) in enumerate(zip(tables, chosen, strict=True)):
-            deltas = t.apply(action)
+        for i, (t, (action, is_listed)) in enumerate(zip(tables, chosen, strict=True)):
+            deltas = t.apply(action, listed=is_listed)
             if deltas is not None:
                 rewards[i] = [d / scale for d in deltas]
             if t.done:

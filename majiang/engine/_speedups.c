@@ -1,0 +1,377 @@
+/* C accelerator for majiang.engine.state: one discard from the turn's own list, its
+ * claim window, and, when nobody can claim, the window's resolution and the next draw
+ * (HandState._apply_turn's discard branch, _after_discard, _claim_options' plain case,
+ * auto_pass and _next_draw / _receive), in one call. The pure Python methods remain the
+ * readable statement and the fallback (MAJIANG_ENGINE_PURE=1); tests play seeded hands
+ * of every variant both ways and compare every attribute of the state after every step.
+ * Everything a variant decides (its hooks, a claim window with a possible claim, a
+ * flower, the end of the wall) is handed back to those Python methods, so this file
+ * knows no rule of any variant. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+static PyObject *P_TURN, *P_CLAIM, *E_DISCARD, *E_DRAW, *OTHERS, *EMPTY;
+static PyObject *S_HU, *S_CHI, *S_X, *S_P, *S_D;
+static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
+    *a_after_kong, *a_drawn, *a_follows_discard, *a_variant_state, *a_rules, *a_on_event,
+    *a_claim_options, *a_window_options, *a_window_seats, *a_decisions, *a_phase,
+    *a_turn_cache, *a_window_from, *a_window_tile, *a_hi, *a_lo, *a_variant,
+    *a_draw_end_live, *a_end_draw, *a_wall, *a_receive, *a_follows_draw, *a_last_drawer,
+    *a_current, *a_can_win_now, *a_missed_win, *a_missed_peng, *a_claim_end_live,
+    *a_final_live, *a_last_turn, *a_final_turn, *a_claims, *a_wild_discard_claims,
+    *a_meld_wilds;
+
+/* getattr as a C long; -1 with an exception set on failure */
+static int get_long(PyObject *o, PyObject *name, long *out) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v) return -1;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int get_truth(PyObject *o, PyObject *name) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v) return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+static int set_long(PyObject *o, PyObject *name, long value) {
+    PyObject *v = PyLong_FromLong(value);
+    if (!v) return -1;
+    int r = PyObject_SetAttr(o, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* seq[i] as a borrowed reference of a list attribute's item (a list of lists) */
+static PyObject *row_of(PyObject *o, PyObject *name, long i) {
+    PyObject *rows = PyObject_GetAttr(o, name);
+    if (!rows) return NULL;
+    if (!PyList_Check(rows) || i < 0 || i >= PyList_GET_SIZE(rows)) {
+        Py_DECREF(rows);
+        PyErr_SetString(PyExc_TypeError, "engine state: unexpected layout");
+        return NULL;
+    }
+    PyObject *row = PyList_GET_ITEM(rows, i);
+    Py_DECREF(rows); /* the state keeps the list, the list keeps the row */
+    return row;
+}
+
+/* counts[t] += delta for a list of ints */
+static int bump(PyObject *counts, long t, long delta) {
+    if (!PyList_Check(counts) || t < 0 || t >= PyList_GET_SIZE(counts)) {
+        PyErr_SetString(PyExc_TypeError, "engine state: unexpected counts");
+        return -1;
+    }
+    long c = PyLong_AsLong(PyList_GET_ITEM(counts, t));
+    if (c == -1 && PyErr_Occurred()) return -1;
+    PyObject *v = PyLong_FromLong(c + delta);
+    if (!v) return -1;
+    return PyList_SetItem(counts, t, v); /* steals v */
+}
+
+static int append_to(PyObject *o, PyObject *name, long i, PyObject *item) {
+    PyObject *row = row_of(o, name, i);
+    if (!row) return -1;
+    if (!PyList_Check(row)) {
+        PyErr_SetString(PyExc_TypeError, "engine state: unexpected row");
+        return -1;
+    }
+    return PyList_Append(row, item);
+}
+
+static int clear_set(PyObject *o, PyObject *name, long i) {
+    PyObject *s = row_of(o, name, i);
+    if (!s) return -1;
+    if (!PySet_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "engine state: unexpected set");
+        return -1;
+    }
+    return PySet_GET_SIZE(s) ? PySet_Clear(s) : 0;
+}
+
+/* the state's wild kind, or -1 (None) */
+static int get_wild(PyObject *state, long *wild) {
+    PyObject *w = PyObject_GetAttr(state, a_wild);
+    if (!w) return -1;
+    if (w == Py_None) *wild = -1;
+    else *wild = PyLong_AsLong(w);
+    Py_DECREF(w);
+    return (*wild == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* rules.on_event(state, event, seat, t) stored as the variant state (a followed event) */
+static int follow(PyObject *state, PyObject *event, long seat, long t) {
+    PyObject *rules = PyObject_GetAttr(state, a_rules);
+    if (!rules) return -1;
+    PyObject *s = PyLong_FromLong(seat), *tt = PyLong_FromLong(t);
+    PyObject *vs = (s && tt) ? PyObject_CallMethodObjArgs(rules, a_on_event, state, event, s, tt, NULL)
+                             : NULL;
+    Py_XDECREF(s);
+    Py_XDECREF(tt);
+    Py_DECREF(rules);
+    if (!vs) return -1;
+    int r = PyObject_SetAttr(state, a_variant_state, vs);
+    Py_DECREF(vs);
+    return r;
+}
+
+/* Is claim ``name`` on offer for the discard t: in the variant's claims, in its wild
+ * discard claims when t is the wild (RULES.md 2.1), and hu alone on the last discard
+ * (RULES.md 1.2 / 2.2)? As _claim_options masks the claims. */
+static int offered(PyObject *claims, PyObject *wdc, int is_wild, int last_turn, PyObject *name) {
+    int r = PySet_Contains(claims, name);
+    if (r <= 0) return r;
+    if (is_wild) {
+        r = PySet_Contains(wdc, name);
+        if (r <= 0) return r;
+    }
+    if (last_turn && name != S_HU) return 0;
+    return 1;
+}
+
+/* The window's claim options: {} computed here when no seat can claim on the plain path
+ * (pengs and kongs of natural tiles only: a seat holding two of t is the only one with a
+ * claim), else _claim_options itself. Returns a new reference. */
+static PyObject *claim_options(PyObject *state, long seat, long t, long wild) {
+    PyObject *variant = PyObject_GetAttr(state, a_variant);
+    if (!variant) return NULL;
+    PyObject *claims = PyObject_GetAttr(variant, a_claims);
+    PyObject *wdc = claims ? PyObject_GetAttr(variant, a_wild_discard_claims) : NULL;
+    Py_DECREF(variant);
+    if (!wdc) {
+        Py_XDECREF(claims);
+        return NULL;
+    }
+    int plain = 0;
+    int last_turn = get_truth(state, a_last_turn);
+    int meld_wilds = last_turn < 0 ? -1 : get_truth(state, a_meld_wilds);
+    if (meld_wilds >= 0 && PyAnySet_Check(claims) && PyAnySet_Check(wdc)) {
+        int is_wild = t == wild;
+        int hu = offered(claims, wdc, is_wild, last_turn, S_HU);
+        int chi = hu < 0 ? -1 : offered(claims, wdc, is_wild, last_turn, S_CHI);
+        plain = (hu == 0 && chi == 0 && !(meld_wilds && wild >= 0)) ? 1 : (hu < 0 || chi < 0 ? -1 : 0);
+    } else if (meld_wilds >= 0) {
+        plain = 0;
+    } else {
+        plain = -1;
+    }
+    Py_DECREF(claims);
+    Py_DECREF(wdc);
+    if (plain < 0) return NULL;
+    if (plain) {
+        PyObject *rows = PyObject_GetAttr(state, a_concealed);
+        if (!rows) return NULL;
+        int any = 0;
+        for (long s = 0; s < 4 && !any; s++) {
+            if (s == seat) continue;
+            PyObject *c = PyList_Check(rows) && PyList_GET_SIZE(rows) == 4 ? PyList_GET_ITEM(rows, s) : NULL;
+            if (!c || !PyList_Check(c) || PyList_GET_SIZE(c) <= t) {
+                Py_DECREF(rows);
+                PyErr_SetString(PyExc_TypeError, "engine state: unexpected concealed counts");
+                return NULL;
+            }
+            long n = PyLong_AsLong(PyList_GET_ITEM(c, t));
+            if (n == -1 && PyErr_Occurred()) {
+                Py_DECREF(rows);
+                return NULL;
+            }
+            any = n >= 2;
+        }
+        Py_DECREF(rows);
+        if (!any) {  /* nobody can claim, and nobody could with a claim the variant lacks */
+            if (set_long(state, a_window_from, seat) < 0) return NULL;
+            if (set_long(state, a_window_tile, t) < 0) return NULL;
+            return PyDict_New();
+        }
+    }
+    PyObject *s = PyLong_FromLong(seat), *tt = PyLong_FromLong(t);
+    PyObject *out = (s && tt) ? PyObject_CallMethodObjArgs(state, a_claim_options, s, tt, NULL) : NULL;
+    Py_XDECREF(s);
+    Py_XDECREF(tt);
+    return out;
+}
+
+/* _receive(seat, t, None) without a flower or a followed draw (those go to Python) */
+static int receive(PyObject *state, long seat, long t) {
+    int follows = get_truth(state, a_follows_draw);
+    if (follows < 0) return -1;
+    if (t >= 34 || follows) {
+        PyObject *s = PyLong_FromLong(seat), *tt = PyLong_FromLong(t);
+        PyObject *r = (s && tt) ? PyObject_CallMethodObjArgs(state, a_receive, s, tt, Py_None, NULL)
+                                : NULL;
+        Py_XDECREF(s);
+        Py_XDECREF(tt);
+        if (!r) return -1;
+        Py_DECREF(r);
+        return 0;
+    }
+    PyObject *c = row_of(state, a_concealed, seat);
+    if (!c || bump(c, t, 1) < 0) return -1;
+    if (set_long(state, a_last_drawer, seat) < 0) return -1;
+    if (set_long(state, a_current, seat) < 0) return -1;
+    if (PyObject_SetAttr(state, a_phase, P_TURN) < 0) return -1;
+    if (set_long(state, a_drawn, t) < 0) return -1;
+    if (PyObject_SetAttr(state, a_can_win_now, Py_True) < 0) return -1;
+    if (PyObject_SetAttr(state, a_after_kong, Py_None) < 0) return -1;
+    if (append_to(state, a_seat_log, seat, S_D) < 0) return -1;
+    if (clear_set(state, a_missed_win, seat) < 0) return -1;
+    if (clear_set(state, a_missed_peng, seat) < 0) return -1;
+    long hi, lo, claim_end, final = -1;
+    if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) return -1;
+    PyObject *variant = PyObject_GetAttr(state, a_variant);
+    if (!variant) return -1;
+    int bad = get_long(variant, a_claim_end_live, &claim_end) < 0;
+    PyObject *fl = bad ? NULL : PyObject_GetAttr(variant, a_final_live);
+    Py_DECREF(variant);
+    if (!fl) return -1;
+    int has_final = fl != Py_None;
+    if (has_final) final = PyLong_AsLong(fl);
+    Py_DECREF(fl);
+    if (final == -1 && PyErr_Occurred()) return -1;
+    long live = hi - lo;
+    if (PyObject_SetAttr(state, a_last_turn, live <= claim_end ? Py_True : Py_False) < 0) return -1;
+    return PyObject_SetAttr(state, a_final_turn, has_final && live <= final ? Py_True : Py_False);
+}
+
+/* _next_draw(discarder): the next seat draws from the front, or the hand ends drawn */
+static int next_draw(PyObject *state, long discarder) {
+    long seat = (discarder + 1) % 4, hi, lo, end;
+    if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) return -1;
+    PyObject *variant = PyObject_GetAttr(state, a_variant);
+    if (!variant) return -1;
+    int bad = get_long(variant, a_draw_end_live, &end) < 0;
+    Py_DECREF(variant);
+    if (bad) return -1;
+    if (hi - lo <= end) {
+        PyObject *r = PyObject_CallMethodNoArgs(state, a_end_draw);
+        if (!r) return -1;
+        Py_DECREF(r);
+        return 0;
+    }
+    PyObject *wall = PyObject_GetAttr(state, a_wall);
+    if (!wall) return -1;
+    if (!PyList_Check(wall) || lo < 0 || lo >= PyList_GET_SIZE(wall)) {
+        Py_DECREF(wall);
+        PyErr_SetString(PyExc_TypeError, "engine state: unexpected wall");
+        return -1;
+    }
+    long t = PyLong_AsLong(PyList_GET_ITEM(wall, lo));
+    Py_DECREF(wall);
+    if (t == -1 && PyErr_Occurred()) return -1;
+    if (set_long(state, a_lo, lo + 1) < 0) return -1;
+    return receive(state, seat, t);
+}
+
+PyDoc_STRVAR(discard_doc,
+"discard(state, seat, t)\n--\n\n"
+"Seat's discard of kind t, already checked against its turn list and written to the\n"
+"history: the tile leaves the hand, the claim window opens, and when no seat has a\n"
+"claim it closes at once and the next seat draws (HandState.apply_listed, then_pass).");
+
+static PyObject *discard(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long seat, t, wild;
+    if (!PyArg_ParseTuple(args, "Oll:discard", &state, &seat, &t)) return NULL;
+    if (seat < 0 || seat > 3 || t < 0 || t > 33) {
+        PyErr_SetString(PyExc_ValueError, "discard: a seat 0-3 and a kind 0-33");
+        return NULL;
+    }
+    /* _apply_turn's discard branch */
+    PyObject *c = row_of(state, a_concealed, seat);
+    if (!c || bump(c, t, -1) < 0) return NULL;
+    PyObject *tile = PyLong_FromLong(t);
+    if (!tile) return NULL;
+    int r = append_to(state, a_discards, seat, tile);
+    Py_DECREF(tile);
+    if (r < 0 || get_wild(state, &wild) < 0) return NULL;
+    if (append_to(state, a_seat_log, seat, t == wild ? S_P : S_X) < 0) return NULL;
+    /* _after_discard */
+    if (PyObject_SetAttr(state, a_first_turn, Py_False) < 0) return NULL;
+    if (PyObject_SetAttr(state, a_after_kong, Py_None) < 0) return NULL;
+    if (PyObject_SetAttr(state, a_drawn, Py_None) < 0) return NULL;
+    int follows = get_truth(state, a_follows_discard);
+    if (follows < 0 || (follows && follow(state, E_DISCARD, seat, t) < 0)) return NULL;
+    PyObject *options = claim_options(state, seat, t, wild);
+    if (!options) return NULL;
+    r = PyObject_SetAttr(state, a_window_options, options);
+    Py_ssize_t n = PyDict_Check(options) ? PyDict_GET_SIZE(options) : PyObject_Length(options);
+    Py_DECREF(options);
+    if (r < 0 || n < 0) return NULL;
+    PyObject *decisions = PyDict_New();
+    if (!decisions) return NULL;
+    r = PyObject_SetAttr(state, a_decisions, decisions);
+    Py_DECREF(decisions);
+    if (r < 0) return NULL;
+    if (n) {  /* a claim is possible: the window stays open for the seats to decide */
+        if (PyObject_SetAttr(state, a_window_seats, PyTuple_GET_ITEM(OTHERS, seat)) < 0) return NULL;
+        if (PyObject_SetAttr(state, a_phase, P_CLAIM) < 0) return NULL;
+        Py_RETURN_FALSE;
+    }
+    /* auto_pass: nobody can claim, the window resolves as every seat passed */
+    if (PyObject_SetAttr(state, a_phase, P_TURN) < 0) return NULL;
+    if (PyObject_SetAttr(state, a_window_seats, EMPTY) < 0) return NULL;
+    if (PyObject_SetAttr(state, a_turn_cache, Py_None) < 0) return NULL;
+    if (next_draw(state, seat) < 0) return NULL;
+    Py_RETURN_TRUE;
+}
+
+PyDoc_STRVAR(init_doc,
+"init(turn, claim, discard_event, draw_event, others)\n--\n\n"
+"The engine's Phase.TURN and Phase.CLAIM, Event.DISCARD and Event.DRAW, and the tuple\n"
+"of each seat's other seats, handed over once by majiang.engine.state.");
+
+static PyObject *init(PyObject *self, PyObject *args) {
+    PyObject *turn, *claim, *ed, *edr, *others;
+    if (!PyArg_ParseTuple(args, "OOOOO!:init", &turn, &claim, &ed, &edr, &PyTuple_Type, &others))
+        return NULL;
+    if (PyTuple_GET_SIZE(others) != 4) {
+        PyErr_SetString(PyExc_ValueError, "init: others must hold four tuples");
+        return NULL;
+    }
+    Py_INCREF(turn); Py_XSETREF(P_TURN, turn);
+    Py_INCREF(claim); Py_XSETREF(P_CLAIM, claim);
+    Py_INCREF(ed); Py_XSETREF(E_DISCARD, ed);
+    Py_INCREF(edr); Py_XSETREF(E_DRAW, edr);
+    Py_INCREF(others); Py_XSETREF(OTHERS, others);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"discard", discard, METH_VARARGS, discard_doc},
+    {"init", init, METH_VARARGS, init_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "majiang.engine._speedups",
+    "C accelerator of the engine's discard, claim window and draw (majiang.engine.state).",
+    -1, methods,
+};
+
+#define NAME(var, text) if (!((var) = PyUnicode_InternFromString(text))) return NULL
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+    NAME(S_HU, "hu"); NAME(S_CHI, "chi"); NAME(S_X, "X"); NAME(S_P, "P"); NAME(S_D, "D");
+    NAME(a_concealed, "concealed"); NAME(a_discards, "discards"); NAME(a_seat_log, "seat_log");
+    NAME(a_wild, "wild"); NAME(a_first_turn, "first_turn"); NAME(a_after_kong, "after_kong");
+    NAME(a_drawn, "drawn"); NAME(a_follows_discard, "_follows_discard");
+    NAME(a_variant_state, "variant_state"); NAME(a_rules, "rules"); NAME(a_on_event, "on_event");
+    NAME(a_claim_options, "_claim_options"); NAME(a_window_options, "window_options");
+    NAME(a_window_seats, "window_seats"); NAME(a_decisions, "decisions"); NAME(a_phase, "phase");
+    NAME(a_turn_cache, "_turn_cache"); NAME(a_window_from, "window_from");
+    NAME(a_window_tile, "window_tile"); NAME(a_hi, "hi"); NAME(a_lo, "lo");
+    NAME(a_variant, "variant"); NAME(a_draw_end_live, "draw_end_live");
+    NAME(a_end_draw, "_end_draw"); NAME(a_wall, "wall"); NAME(a_receive, "_receive");
+    NAME(a_follows_draw, "_follows_draw"); NAME(a_last_drawer, "last_drawer");
+    NAME(a_current, "current"); NAME(a_can_win_now, "can_win_now");
+    NAME(a_missed_win, "missed_win"); NAME(a_missed_peng, "missed_peng");
+    NAME(a_claim_end_live, "claim_end_live"); NAME(a_final_live, "final_live");
+    NAME(a_last_turn, "last_turn"); NAME(a_final_turn, "final_turn"); NAME(a_claims, "claims");
+    NAME(a_wild_discard_claims, "wild_discard_claims"); NAME(a_meld_wilds, "meld_wilds");
+    if (!(EMPTY = PyTuple_New(0))) return NULL;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,128 @@
+"""The engine's C accelerator ``majiang.engine._speedups`` (issue 18's AEC speed): a discard
+from the turn's own list, its claim window and, when nobody can claim, the next draw, in
+one call. The pure Python methods are the reference: every attribute of the state must
+be the same after every step of seeded random hands of every variant, both ways."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import majiang.engine.state as state_module
+from majiang.engine.match import Match
+from majiang.engine.state import HandState
+from majiang.rules import VARIANTS, get_variant
+from majiang.values import ActionType, Phase
+
+ALL = sorted(VARIANTS)
+
+
+def _everything(state: HandState) -> dict[str, object]:
+    """Every attribute of the state, copied (lists of lists, sets and dicts by value)."""
+    out: dict[str, object] = {}
+    for name, value in vars(state).items():
+        if isinstance(value, list):
+            value = [list(v) if isinstance(v, list) else set(v) if isinstance(v, set) else v
+                     for v in value]
+        elif isinstance(value, dict | set):
+            value = value.copy()
+        out[name] = value
+    return out
+
+
+def _play_both(variant: str, seed: int, choices: random.Random) -> tuple[int, int]:
+    """One hand played twice from the same deal: ``a`` by ``apply`` then ``auto_pass`` (the
+    Python reference), ``b`` by ``apply_listed(then_pass=True)`` for the turn's listed
+    action (the C path for discards); compared after every step. Returns the discards
+    taken by C with the window closed at once and with it left open."""
+    v = get_variant(variant)
+    a = Match(v, v.resolve_options(None), seed).new_hand()
+    b = a.clone()
+    closed = opened = 0
+    while a.result_ is None:
+        a.auto_pass()
+        b.auto_pass()
+        assert _everything(b) == _everything(a)
+        if a.result_ is not None:
+            break
+        seat = a.to_act()[0]
+        legal = a.legal_actions(seat)
+        action = legal[choices.randrange(len(legal))]
+        if a.phase is Phase.TURN and seat == a.current:
+            own = b._turn_actions(seat)
+            b.apply_listed(own[legal.index(action)], then_pass=True)
+            if action.type is ActionType.DISCARD:
+                if b.phase is Phase.TURN:
+                    closed += 1
+                else:
+                    opened += 1
+            a.apply(action)
+            a.auto_pass()
+        else:
+            a.apply(action)
+            b.apply(action)
+        assert _everything(b) == _everything(a), (variant, seed, action)
+    return closed, opened
+
+
+def test_the_engine_accelerator_is_built_and_in_use() -> None:
+    """CI builds the extension: the fast path must be the one the other tests exercise."""
+    assert state_module.ACCELERATED
+    assert state_module._FAST is not None
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_c_discard_and_draw_make_the_same_hand_as_python(variant: str) -> None:
+    choices = random.Random(7)
+    closed = opened = 0
+    for seed in range(40):
+        c, o = _play_both(variant, seed, choices)
+        closed += c
+        opened += o
+    assert closed > 200  # the C path ran to the next draw (and to the wall's end)
+    assert opened > 5  # and left a window open where a seat could claim
+
+
+@settings(max_examples=60, deadline=None)
+@given(variant=st.sampled_from(ALL), seed=st.integers(0, 2**32), pick=st.integers(0, 2**32))
+def test_c_discard_matches_python_on_any_deal(variant: str, seed: int, pick: int) -> None:
+    _play_both(variant, seed, random.Random(pick))
+
+
+@pytest.mark.parametrize("variant", ALL)
+def test_then_pass_without_the_accelerator_is_apply_then_auto_pass(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(state_module, "_FAST", None)
+    choices = random.Random(11)
+    closed = 0
+    for seed in range(8):
+        closed += _play_both(variant, seed, choices)[0]
+    assert closed > 40
+
+
+def test_majiang_engine_pure_turns_the_accelerator_off() -> None:
+    code = "import majiang.engine.state as s; print(s.ACCELERATED, s._FAST)"
+    env = {**os.environ, "MAJIANG_ENGINE_PURE": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.split() == ["False", "None"]
+
+
+def test_bad_arguments_are_refused_by_name() -> None:
+    v = get_variant("guangdong")
+    state = Match(v, v.resolve_options(None), 1).new_hand()
+    fast = state_module._FAST
+    assert fast is not None
+    with pytest.raises(ValueError, match="seat 0-3"):
+        fast.discard(state, 4, 0)
+    with pytest.raises(ValueError, match="kind 0-33"):
+        fast.discard(state, 0, 34)
+    with pytest.raises(TypeError):
+        fast.discard(state, "east", 0)
