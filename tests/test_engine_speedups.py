@@ -1,7 +1,8 @@
-"""The engine's C accelerator ``majiang.engine._speedups`` (issue 18's AEC speed): a discard
-from the turn's own list, its claim window and, when nobody can claim, the next draw, in
-one call. The pure Python methods are the reference: every attribute of the state must
-be the same after every step of seeded random hands of every variant, both ways."""
+"""The engine's C accelerator ``majiang.engine._speedups`` (issue 18's AEC speed): the
+turn's legal list, and a discard from it with its claim window and, when nobody can
+claim, the next draw, in one call. The pure Python methods are the reference: every
+attribute of the state must be the same after every step of seeded random hands of every
+variant, both ways."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import majiang.engine.state as state_module
 from majiang.engine.match import Match
 from majiang.engine.state import HandState
 from majiang.rules import VARIANTS, get_variant
+from majiang.testing import _steered_action
 from majiang.values import ActionType, Phase
 
 ALL = sorted(VARIANTS)
@@ -36,24 +38,39 @@ def _everything(state: HandState) -> dict[str, object]:
     return out
 
 
-def _play_both(variant: str, seed: int, choices: random.Random) -> tuple[int, int]:
+def _play_both(
+    variant: str, seed: int, choices: random.Random, steer: bool = False
+) -> tuple[int, int, int]:
     """One hand played twice from the same deal: ``a`` by ``apply`` then ``auto_pass`` (the
     Python reference), ``b`` by ``apply_listed(then_pass=True)`` for the turn's listed
     action (the C path for discards); compared after every step. Returns the discards
-    taken by C with the window closed at once and with it left open."""
+    taken by C with the window closed at once and with it left open, and the turn lists
+    holding hu. ``steer``: discards
+    keep shanten low and wins are taken (majiang.testing), so that turn lists with hu,
+    kongs and instant wins come up."""
     v = get_variant(variant)
     a = Match(v, v.resolve_options(None), seed).new_hand()
     b = a.clone()
-    closed = opened = 0
+    closed = opened = wins = 0
     while a.result_ is None:
         a.auto_pass()
         b.auto_pass()
         assert _everything(b) == _everything(a)
         if a.result_ is not None:
             break
-        seat = a.to_act()[0]
+        if a.phase is Phase.TURN and a._turn_cache is None:
+            reference = a._py_turn_actions(a.current)  # a's list, kept: legal_actions reads it
+            assert b._turn_actions(b.current) == reference  # b's, built by C when accelerated
+            assert b._turn_cache == reference
+            wins += any(x.type is ActionType.HU for x in reference)
+        if steer:
+            action = _steered_action(a, choices)  # towards wins: hu, kongs, the wall's end
+            seat = action.seat
+        else:
+            seat = a.to_act()[0]
+            legal = a.legal_actions(seat)
+            action = legal[choices.randrange(len(legal))]
         legal = a.legal_actions(seat)
-        action = legal[choices.randrange(len(legal))]
         if a.phase is Phase.TURN and seat == a.current:
             own = b._turn_actions(seat)
             b.apply_listed(own[legal.index(action)], then_pass=True)
@@ -68,7 +85,7 @@ def _play_both(variant: str, seed: int, choices: random.Random) -> tuple[int, in
             a.apply(action)
             b.apply(action)
         assert _everything(b) == _everything(a), (variant, seed, action)
-    return closed, opened
+    return closed, opened, wins
 
 
 def test_the_engine_accelerator_is_built_and_in_use() -> None:
@@ -80,19 +97,21 @@ def test_the_engine_accelerator_is_built_and_in_use() -> None:
 @pytest.mark.parametrize("variant", ALL)
 def test_c_discard_and_draw_make_the_same_hand_as_python(variant: str) -> None:
     choices = random.Random(7)
-    closed = opened = 0
+    closed = opened = wins = 0
     for seed in range(40):
-        c, o = _play_both(variant, seed, choices)
+        c, o, w = _play_both(variant, seed, choices, steer=seed % 2 == 1)
         closed += c
         opened += o
+        wins += w
     assert closed > 200  # the C path ran to the next draw (and to the wall's end)
     assert opened > 5  # and left a window open where a seat could claim
+    assert wins >= 2  # and turn lists with a win were built both ways
 
 
 @settings(max_examples=60, deadline=None)
 @given(variant=st.sampled_from(ALL), seed=st.integers(0, 2**32), pick=st.integers(0, 2**32))
 def test_c_discard_matches_python_on_any_deal(variant: str, seed: int, pick: int) -> None:
-    _play_both(variant, seed, random.Random(pick))
+    _play_both(variant, seed, random.Random(pick), steer=pick % 2 == 1)
 
 
 @pytest.mark.parametrize("variant", ALL)
@@ -126,3 +145,5 @@ def test_bad_arguments_are_refused_by_name() -> None:
         fast.discard(state, 0, 34)
     with pytest.raises(TypeError):
         fast.discard(state, "east", 0)
+    with pytest.raises(ValueError, match="seat 0-3"):
+        fast.turn_actions(state, -1)

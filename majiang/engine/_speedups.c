@@ -11,6 +11,7 @@
 #include <Python.h>
 
 static PyObject *P_TURN, *P_CLAIM, *E_DISCARD, *E_DRAW, *OTHERS, *EMPTY;
+static PyObject *DISCARDS, *HU, *PASS, *WINNING; /* per-seat action tables; is_winning_counts */
 static PyObject *S_HU, *S_CHI, *S_X, *S_P, *S_D;
 static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_after_kong, *a_drawn, *a_follows_discard, *a_variant_state, *a_rules, *a_on_event,
@@ -19,7 +20,9 @@ static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_draw_end_live, *a_end_draw, *a_wall, *a_receive, *a_follows_draw, *a_last_drawer,
     *a_current, *a_can_win_now, *a_missed_win, *a_missed_peng, *a_claim_end_live,
     *a_final_live, *a_last_turn, *a_final_turn, *a_claims, *a_wild_discard_claims,
-    *a_meld_wilds;
+    *a_meld_wilds, *a_melds, *a_shapes, *a_kong_min_live, *a_limits_self_draw,
+    *a_can_self_draw, *a_instant_win, *a_filters_turn, *a_filter_turn, *a_own_kongs,
+    *k_wild, *k_seven_pairs, *k_thirteen_orphans;
 
 /* getattr as a C long; -1 with an exception set on failure */
 static int get_long(PyObject *o, PyObject *name, long *out) {
@@ -319,19 +322,192 @@ static PyObject *discard(PyObject *self, PyObject *args) {
     Py_RETURN_TRUE;
 }
 
-PyDoc_STRVAR(init_doc,
-"init(turn, claim, discard_event, draw_event, others)\n--\n\n"
-"The engine's Phase.TURN and Phase.CLAIM, Event.DISCARD and Event.DRAW, and the tuple\n"
-"of each seat's other seats, handed over once by majiang.engine.state.");
 
-static PyObject *init(PyObject *self, PyObject *args) {
-    PyObject *turn, *claim, *ed, *edr, *others;
-    if (!PyArg_ParseTuple(args, "OOOOO!:init", &turn, &claim, &ed, &edr, &PyTuple_Type, &others))
-        return NULL;
-    if (PyTuple_GET_SIZE(others) != 4) {
-        PyErr_SetString(PyExc_ValueError, "init: others must hold four tuples");
+/* _complete(seat, None): is the seat's own hand (its 3n+2 concealed tiles) a win, with the
+ * variant's shapes, seven pairs and thirteen orphans off once it has melds */
+static int complete(PyObject *state, PyObject *counts, int melded, PyObject *wild) {
+    PyObject *shapes = PyObject_GetAttr(state, a_shapes);
+    if (!shapes) return -1;
+    PyObject *kw = PyDict_Check(shapes) ? PyDict_Copy(shapes) : NULL;
+    Py_DECREF(shapes);
+    if (!kw) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "engine state: shapes is a dict");
+        return -1;
+    }
+    if (PyDict_SetItem(kw, k_wild, wild) < 0 ||
+        (melded && (PyDict_SetItem(kw, k_seven_pairs, Py_False) < 0 ||
+                    PyDict_SetItem(kw, k_thirteen_orphans, Py_False) < 0))) {
+        Py_DECREF(kw);
+        return -1;
+    }
+    PyObject *args = PyTuple_Pack(1, counts);
+    PyObject *r = args ? PyObject_Call(WINNING, args, kw) : NULL;
+    Py_XDECREF(args);
+    Py_DECREF(kw);
+    if (!r) return -1;
+    int won = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return won;
+}
+
+/* rules.<name>(state, seat) as a truth value */
+static int ask_rules(PyObject *state, PyObject *name, long seat) {
+    PyObject *rules = PyObject_GetAttr(state, a_rules);
+    if (!rules) return -1;
+    PyObject *s = PyLong_FromLong(seat);
+    PyObject *r = s ? PyObject_CallMethodObjArgs(rules, name, state, s, NULL) : NULL;
+    Py_XDECREF(s);
+    Py_DECREF(rules);
+    if (!r) return -1;
+    int yes = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return yes;
+}
+
+PyDoc_STRVAR(turn_actions_doc,
+"turn_actions(state, seat)\n--\n\n"
+"The turn's legal list of seat (HandState._turn_actions without its cache), kept as the\n"
+"state's _turn_cache: hu when the hand is complete (or an instant win), the pass of the\n"
+"last tile, kongs (HandState._own_kongs), each held kind's discard, then the variant's\n"
+"filter_turn.");
+
+static PyObject *turn_actions(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long seat;
+    if (!PyArg_ParseTuple(args, "Ol:turn_actions", &state, &seat)) return NULL;
+    if (seat < 0 || seat > 3) {
+        PyErr_SetString(PyExc_ValueError, "turn_actions: a seat 0-3");
         return NULL;
     }
+    PyObject *c = row_of(state, a_concealed, seat);
+    if (!c) return NULL;
+    if (!PyList_Check(c) || PyList_GET_SIZE(c) != 34) {
+        PyErr_SetString(PyExc_TypeError, "engine state: unexpected concealed counts");
+        return NULL;
+    }
+    long counts[34];
+    int four = 0;
+    for (int t = 0; t < 34; t++) {
+        counts[t] = PyLong_AsLong(PyList_GET_ITEM(c, t));
+        if (counts[t] == -1 && PyErr_Occurred()) return NULL;
+        if (counts[t] == 4) four = 1;
+    }
+    PyObject *melds = row_of(state, a_melds, seat);
+    if (!melds) return NULL;
+    int melded = PyObject_IsTrue(melds);
+    if (melded < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    PyObject *wild = NULL, *variant = NULL;
+    int hu = 0;
+    int can = get_truth(state, a_can_win_now);
+    if (can < 0) goto fail;
+    if (!(wild = PyObject_GetAttr(state, a_wild))) goto fail;
+    if (can) {
+        PyObject *drawn = PyObject_GetAttr(state, a_drawn);
+        if (!drawn) goto fail;
+        int has = drawn != Py_None;
+        Py_DECREF(drawn);
+        if (has) {
+            hu = complete(state, c, melded, wild);
+            if (hu < 0) goto fail;
+            if (hu) {
+                int limits = get_truth(state, a_limits_self_draw);
+                if (limits < 0) goto fail;
+                if (limits && (hu = ask_rules(state, a_can_self_draw, seat)) < 0) goto fail;
+            }
+        }
+    }
+    if (!hu) {
+        int first = get_truth(state, a_first_turn);
+        if (first < 0) goto fail;
+        if (first && (hu = ask_rules(state, a_instant_win, seat)) < 0) goto fail;
+    }
+    if (hu && PyList_Append(out, PyTuple_GET_ITEM(HU, seat)) < 0) goto fail;
+    int final = get_truth(state, a_final_turn);
+    if (final < 0) goto fail;
+    if (final) {  /* RULES.md 3.2: the last tile is not discarded */
+        if (PyList_Append(out, PyTuple_GET_ITEM(PASS, seat)) < 0) goto fail;
+        goto done;
+    }
+    long hi, lo, min_live, w = -1;
+    if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) goto fail;
+    if (!(variant = PyObject_GetAttr(state, a_variant))) goto fail;
+    if (get_long(variant, a_kong_min_live, &min_live) < 0) goto fail;
+    if (wild != Py_None && (w = PyLong_AsLong(wild)) == -1 && PyErr_Occurred()) goto fail;
+    if (hi - lo >= min_live) {
+        int meld_wilds = get_truth(state, a_meld_wilds);
+        if (meld_wilds < 0) goto fail;
+        if (melded || four || (meld_wilds && w >= 0 && w < 34 && counts[w])) {
+            /* else _own_kongs finds none: no peng to add to, no four held, no wild to use */
+            PyObject *s = PyLong_FromLong(seat);
+            PyObject *kongs = s ? PyObject_CallMethodObjArgs(state, a_own_kongs, s, NULL) : NULL;
+            Py_XDECREF(s);
+            if (!kongs) goto fail;
+            Py_ssize_t end = PyList_GET_SIZE(out);
+            int r = PyList_SetSlice(out, end, end, kongs);
+            Py_DECREF(kongs);
+            if (r < 0) goto fail;
+        }
+    }
+    PyObject *mine = PyTuple_GET_ITEM(DISCARDS, seat);
+    for (int t = 0; t < 34; t++)
+        if (counts[t] && PyList_Append(out, PyTuple_GET_ITEM(mine, t)) < 0) goto fail;
+    int filters = get_truth(state, a_filters_turn);
+    if (filters < 0) goto fail;
+    if (filters) {
+        PyObject *rules = PyObject_GetAttr(state, a_rules);
+        PyObject *s = rules ? PyLong_FromLong(seat) : NULL;
+        PyObject *kept = s ? PyObject_CallMethodObjArgs(rules, a_filter_turn, state, s, out, NULL) : NULL;
+        Py_XDECREF(s);
+        Py_XDECREF(rules);
+        if (!kept) goto fail;
+        Py_DECREF(out);
+        out = kept;
+    }
+done:
+    Py_XDECREF(wild);
+    Py_XDECREF(variant);
+    if (PyObject_SetAttr(state, a_turn_cache, out) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+fail:
+    Py_XDECREF(wild);
+    Py_XDECREF(variant);
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyDoc_STRVAR(init_doc,
+"init(turn, claim, discard_event, draw_event, others, discards, hu, pass_, winning)\n--\n\n"
+"The engine's Phase.TURN and Phase.CLAIM, Event.DISCARD and Event.DRAW, each seat's other\n"
+"seats, its discard of each kind, its hu and its pass, and majiang.hand's\n"
+"is_winning_counts, handed over once by majiang.engine.state.");
+
+static PyObject *init(PyObject *self, PyObject *args) {
+    PyObject *turn, *claim, *ed, *edr, *others, *discards, *hu, *pass, *winning;
+    if (!PyArg_ParseTuple(args, "OOOOO!O!O!O!O:init", &turn, &claim, &ed, &edr, &PyTuple_Type,
+                          &others, &PyTuple_Type, &discards, &PyTuple_Type, &hu, &PyTuple_Type,
+                          &pass, &winning))
+        return NULL;
+    if (PyTuple_GET_SIZE(others) != 4 || PyTuple_GET_SIZE(discards) != 4 ||
+        PyTuple_GET_SIZE(hu) != 4 || PyTuple_GET_SIZE(pass) != 4) {
+        PyErr_SetString(PyExc_ValueError, "init: the per-seat tables hold four entries");
+        return NULL;
+    }
+    for (int s = 0; s < 4; s++) {
+        PyObject *row = PyTuple_GET_ITEM(discards, s);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 34) {
+            PyErr_SetString(PyExc_ValueError, "init: a seat's discards are a 34-tuple");
+            return NULL;
+        }
+    }
+    Py_INCREF(discards); Py_XSETREF(DISCARDS, discards);
+    Py_INCREF(hu); Py_XSETREF(HU, hu);
+    Py_INCREF(pass); Py_XSETREF(PASS, pass);
+    Py_INCREF(winning); Py_XSETREF(WINNING, winning);
     Py_INCREF(turn); Py_XSETREF(P_TURN, turn);
     Py_INCREF(claim); Py_XSETREF(P_CLAIM, claim);
     Py_INCREF(ed); Py_XSETREF(E_DISCARD, ed);
@@ -342,6 +518,7 @@ static PyObject *init(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"discard", discard, METH_VARARGS, discard_doc},
+    {"turn_actions", turn_actions, METH_VARARGS, turn_actions_doc},
     {"init", init, METH_VARARGS, init_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -372,6 +549,12 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     NAME(a_claim_end_live, "claim_end_live"); NAME(a_final_live, "final_live");
     NAME(a_last_turn, "last_turn"); NAME(a_final_turn, "final_turn"); NAME(a_claims, "claims");
     NAME(a_wild_discard_claims, "wild_discard_claims"); NAME(a_meld_wilds, "meld_wilds");
+    NAME(a_melds, "melds"); NAME(a_shapes, "shapes"); NAME(a_kong_min_live, "kong_min_live");
+    NAME(a_limits_self_draw, "_limits_self_draw"); NAME(a_can_self_draw, "can_self_draw");
+    NAME(a_instant_win, "instant_win"); NAME(a_filters_turn, "_filters_turn");
+    NAME(a_filter_turn, "filter_turn"); NAME(a_own_kongs, "_own_kongs");
+    NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
+    NAME(k_thirteen_orphans, "thirteen_orphans");
     if (!(EMPTY = PyTuple_New(0))) return NULL;
     return PyModule_Create(&module);
 }

@@ -104,7 +104,8 @@ def _accelerator() -> ModuleType | None:
         import majiang.engine._speedups as _speedups
     except ImportError:  # pragma: no cover - the pure Python path is the fallback
         return None
-    _speedups.init(P_TURN, P_CLAIM, E_DISCARD, E_DRAW, _OTHERS)
+    _speedups.init(P_TURN, P_CLAIM, E_DISCARD, E_DRAW, _OTHERS, _DISCARDS, _HU, _PASS,
+                   is_winning_counts)
     return _speedups
 
 
@@ -338,6 +339,13 @@ class HandState:
         cached = self._turn_cache
         if cached is not None:
             return cached
+        if _FAST is not None:
+            return _FAST.turn_actions(self, seat)  # the same list, built in C
+        return self._py_turn_actions(seat)
+
+    def _py_turn_actions(self, seat: int) -> list[Action]:
+        """The turn's legal list (kept as ``_turn_cache``): hu, the last tile's pass, kongs,
+        each held kind's discard, then the variant's filter; the C accelerator's reference."""
         c = self.concealed[seat]
         out: list[Action] = []
         if (
