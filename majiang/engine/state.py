@@ -340,7 +340,8 @@ class HandState:
         if cached is not None:
             return cached
         if _FAST is not None:
-            return _FAST.turn_actions(self, seat)  # the same list, built in C
+            built: list[Action] = _FAST.turn_actions(self, seat)  # the same list, in C
+            return built
         return self._py_turn_actions(seat)
 
     def _py_turn_actions(self, seat: int) -> list[Action]:
