@@ -26,9 +26,13 @@ ALL = sorted(VARIANTS)
 
 
 def _everything(state: HandState) -> dict[str, object]:
-    """Every attribute of the state, copied (lists of lists, sets and dicts by value)."""
+    """Every attribute of the state, copied (lists of lists, sets and dicts by value), but
+    the turn list's cache, which C builds at the draw and Python when asked (the lists
+    themselves are compared at every turn)."""
     out: dict[str, object] = {}
     for name, value in vars(state).items():
+        if name == "_turn_cache":
+            continue
         if isinstance(value, list):
             value = [list(v) if isinstance(v, list) else set(v) if isinstance(v, set) else v
                      for v in value]

@@ -22,11 +22,59 @@ static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_final_live, *a_last_turn, *a_final_turn, *a_claims, *a_wild_discard_claims,
     *a_meld_wilds, *a_melds, *a_shapes, *a_kong_min_live, *a_limits_self_draw,
     *a_can_self_draw, *a_instant_win, *a_filters_turn, *a_filter_turn, *a_own_kongs,
-    *k_wild, *k_seven_pairs, *k_thirteen_orphans;
+    *k_wild, *k_seven_pairs, *k_thirteen_orphans, *a_result;
+
+
+/* The state being worked on and its instance dict: its attributes are read and written
+ * there directly (HandState has no slots and no descriptor for any name used here; a
+ * name missing from the dict is looked up as an attribute). Saved and restored around
+ * each entry point, as hooks called from here may call back in. */
+static PyObject *CUR = NULL, *CUR_DICT = NULL;
+
+static PyObject *attr_get(PyObject *o, PyObject *name) {
+    if (o == CUR) {
+        PyObject *v = PyDict_GetItemWithError(CUR_DICT, name);
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+        if (PyErr_Occurred()) return NULL;
+    }
+    return PyObject_GetAttr(o, name);
+}
+
+static int attr_set(PyObject *o, PyObject *name, PyObject *v) {
+    if (o == CUR) return PyDict_SetItem(CUR_DICT, name, v);
+    return PyObject_SetAttr(o, name, v);
+}
+
+typedef struct { PyObject *state, *dict; } Saved;
+
+/* make state the current one; 0, or -1 with an exception */
+static int enter(PyObject *state, Saved *saved) {
+    saved->state = CUR;
+    saved->dict = CUR_DICT;
+    PyObject *d = PyObject_GenericGetDict(state, NULL);
+    if (!d) return -1;
+    if (!PyDict_CheckExact(d)) {
+        Py_DECREF(d);
+        PyErr_SetString(PyExc_TypeError, "engine state: its __dict__ is not a dict");
+        return -1;
+    }
+    CUR = state;
+    CUR_DICT = d;
+    return 0;
+}
+
+static void leave(Saved *saved) {
+    Py_XDECREF(CUR_DICT);
+    CUR = saved->state;
+    CUR_DICT = saved->dict;
+}
 
 /* getattr as a C long; -1 with an exception set on failure */
 static int get_long(PyObject *o, PyObject *name, long *out) {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = attr_get(o, name);
     if (!v) return -1;
     *out = PyLong_AsLong(v);
     Py_DECREF(v);
@@ -34,7 +82,7 @@ static int get_long(PyObject *o, PyObject *name, long *out) {
 }
 
 static int get_truth(PyObject *o, PyObject *name) {
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = attr_get(o, name);
     if (!v) return -1;
     int r = PyObject_IsTrue(v);
     Py_DECREF(v);
@@ -44,14 +92,14 @@ static int get_truth(PyObject *o, PyObject *name) {
 static int set_long(PyObject *o, PyObject *name, long value) {
     PyObject *v = PyLong_FromLong(value);
     if (!v) return -1;
-    int r = PyObject_SetAttr(o, name, v);
+    int r = attr_set(o, name, v);
     Py_DECREF(v);
     return r;
 }
 
 /* seq[i] as a borrowed reference of a list attribute's item (a list of lists) */
 static PyObject *row_of(PyObject *o, PyObject *name, long i) {
-    PyObject *rows = PyObject_GetAttr(o, name);
+    PyObject *rows = attr_get(o, name);
     if (!rows) return NULL;
     if (!PyList_Check(rows) || i < 0 || i >= PyList_GET_SIZE(rows)) {
         Py_DECREF(rows);
@@ -98,7 +146,7 @@ static int clear_set(PyObject *o, PyObject *name, long i) {
 
 /* the state's wild kind, or -1 (None) */
 static int get_wild(PyObject *state, long *wild) {
-    PyObject *w = PyObject_GetAttr(state, a_wild);
+    PyObject *w = attr_get(state, a_wild);
     if (!w) return -1;
     if (w == Py_None) *wild = -1;
     else *wild = PyLong_AsLong(w);
@@ -108,7 +156,7 @@ static int get_wild(PyObject *state, long *wild) {
 
 /* rules.on_event(state, event, seat, t) stored as the variant state (a followed event) */
 static int follow(PyObject *state, PyObject *event, long seat, long t) {
-    PyObject *rules = PyObject_GetAttr(state, a_rules);
+    PyObject *rules = attr_get(state, a_rules);
     if (!rules) return -1;
     PyObject *s = PyLong_FromLong(seat), *tt = PyLong_FromLong(t);
     PyObject *vs = (s && tt) ? PyObject_CallMethodObjArgs(rules, a_on_event, state, event, s, tt, NULL)
@@ -117,7 +165,7 @@ static int follow(PyObject *state, PyObject *event, long seat, long t) {
     Py_XDECREF(tt);
     Py_DECREF(rules);
     if (!vs) return -1;
-    int r = PyObject_SetAttr(state, a_variant_state, vs);
+    int r = attr_set(state, a_variant_state, vs);
     Py_DECREF(vs);
     return r;
 }
@@ -140,10 +188,10 @@ static int offered(PyObject *claims, PyObject *wdc, int is_wild, int last_turn, 
  * (pengs and kongs of natural tiles only: a seat holding two of t is the only one with a
  * claim), else _claim_options itself. Returns a new reference. */
 static PyObject *claim_options(PyObject *state, long seat, long t, long wild) {
-    PyObject *variant = PyObject_GetAttr(state, a_variant);
+    PyObject *variant = attr_get(state, a_variant);
     if (!variant) return NULL;
-    PyObject *claims = PyObject_GetAttr(variant, a_claims);
-    PyObject *wdc = claims ? PyObject_GetAttr(variant, a_wild_discard_claims) : NULL;
+    PyObject *claims = attr_get(variant, a_claims);
+    PyObject *wdc = claims ? attr_get(variant, a_wild_discard_claims) : NULL;
     Py_DECREF(variant);
     if (!wdc) {
         Py_XDECREF(claims);
@@ -166,7 +214,7 @@ static PyObject *claim_options(PyObject *state, long seat, long t, long wild) {
     Py_DECREF(wdc);
     if (plain < 0) return NULL;
     if (plain) {
-        PyObject *rows = PyObject_GetAttr(state, a_concealed);
+        PyObject *rows = attr_get(state, a_concealed);
         if (!rows) return NULL;
         int any = 0;
         for (long s = 0; s < 4 && !any; s++) {
@@ -216,19 +264,19 @@ static int receive(PyObject *state, long seat, long t) {
     if (!c || bump(c, t, 1) < 0) return -1;
     if (set_long(state, a_last_drawer, seat) < 0) return -1;
     if (set_long(state, a_current, seat) < 0) return -1;
-    if (PyObject_SetAttr(state, a_phase, P_TURN) < 0) return -1;
+    if (attr_set(state, a_phase, P_TURN) < 0) return -1;
     if (set_long(state, a_drawn, t) < 0) return -1;
-    if (PyObject_SetAttr(state, a_can_win_now, Py_True) < 0) return -1;
-    if (PyObject_SetAttr(state, a_after_kong, Py_None) < 0) return -1;
+    if (attr_set(state, a_can_win_now, Py_True) < 0) return -1;
+    if (attr_set(state, a_after_kong, Py_None) < 0) return -1;
     if (append_to(state, a_seat_log, seat, S_D) < 0) return -1;
     if (clear_set(state, a_missed_win, seat) < 0) return -1;
     if (clear_set(state, a_missed_peng, seat) < 0) return -1;
     long hi, lo, claim_end, final = -1;
     if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) return -1;
-    PyObject *variant = PyObject_GetAttr(state, a_variant);
+    PyObject *variant = attr_get(state, a_variant);
     if (!variant) return -1;
     int bad = get_long(variant, a_claim_end_live, &claim_end) < 0;
-    PyObject *fl = bad ? NULL : PyObject_GetAttr(variant, a_final_live);
+    PyObject *fl = bad ? NULL : attr_get(variant, a_final_live);
     Py_DECREF(variant);
     if (!fl) return -1;
     int has_final = fl != Py_None;
@@ -236,15 +284,15 @@ static int receive(PyObject *state, long seat, long t) {
     Py_DECREF(fl);
     if (final == -1 && PyErr_Occurred()) return -1;
     long live = hi - lo;
-    if (PyObject_SetAttr(state, a_last_turn, live <= claim_end ? Py_True : Py_False) < 0) return -1;
-    return PyObject_SetAttr(state, a_final_turn, has_final && live <= final ? Py_True : Py_False);
+    if (attr_set(state, a_last_turn, live <= claim_end ? Py_True : Py_False) < 0) return -1;
+    return attr_set(state, a_final_turn, has_final && live <= final ? Py_True : Py_False);
 }
 
 /* _next_draw(discarder): the next seat draws from the front, or the hand ends drawn */
 static int next_draw(PyObject *state, long discarder) {
     long seat = (discarder + 1) % 4, hi, lo, end;
     if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) return -1;
-    PyObject *variant = PyObject_GetAttr(state, a_variant);
+    PyObject *variant = attr_get(state, a_variant);
     if (!variant) return -1;
     int bad = get_long(variant, a_draw_end_live, &end) < 0;
     Py_DECREF(variant);
@@ -255,7 +303,7 @@ static int next_draw(PyObject *state, long discarder) {
         Py_DECREF(r);
         return 0;
     }
-    PyObject *wall = PyObject_GetAttr(state, a_wall);
+    PyObject *wall = attr_get(state, a_wall);
     if (!wall) return -1;
     if (!PyList_Check(wall) || lo < 0 || lo >= PyList_GET_SIZE(wall)) {
         Py_DECREF(wall);
@@ -273,16 +321,13 @@ PyDoc_STRVAR(discard_doc,
 "discard(state, seat, t)\n--\n\n"
 "Seat's discard of kind t, already checked against its turn list and written to the\n"
 "history: the tile leaves the hand, the claim window opens, and when no seat has a\n"
-"claim it closes at once and the next seat draws (HandState.apply_listed, then_pass).");
+"claim it closes at once, the next seat draws and its turn list is built\n"
+"(HandState.apply_listed, then_pass). True then; False with the window left open.");
 
-static PyObject *discard(PyObject *self, PyObject *args) {
-    PyObject *state;
-    long seat, t, wild;
-    if (!PyArg_ParseTuple(args, "Oll:discard", &state, &seat, &t)) return NULL;
-    if (seat < 0 || seat > 3 || t < 0 || t > 33) {
-        PyErr_SetString(PyExc_ValueError, "discard: a seat 0-3 and a kind 0-33");
-        return NULL;
-    }
+static PyObject *turn_actions_in(PyObject *state, long seat);
+
+static PyObject *discard_in(PyObject *state, long seat, long t) {
+    long wild;
     /* _apply_turn's discard branch */
     PyObject *c = row_of(state, a_concealed, seat);
     if (!c || bump(c, t, -1) < 0) return NULL;
@@ -293,32 +338,42 @@ static PyObject *discard(PyObject *self, PyObject *args) {
     if (r < 0 || get_wild(state, &wild) < 0) return NULL;
     if (append_to(state, a_seat_log, seat, t == wild ? S_P : S_X) < 0) return NULL;
     /* _after_discard */
-    if (PyObject_SetAttr(state, a_first_turn, Py_False) < 0) return NULL;
-    if (PyObject_SetAttr(state, a_after_kong, Py_None) < 0) return NULL;
-    if (PyObject_SetAttr(state, a_drawn, Py_None) < 0) return NULL;
+    if (attr_set(state, a_first_turn, Py_False) < 0) return NULL;
+    if (attr_set(state, a_after_kong, Py_None) < 0) return NULL;
+    if (attr_set(state, a_drawn, Py_None) < 0) return NULL;
     int follows = get_truth(state, a_follows_discard);
     if (follows < 0 || (follows && follow(state, E_DISCARD, seat, t) < 0)) return NULL;
     PyObject *options = claim_options(state, seat, t, wild);
     if (!options) return NULL;
-    r = PyObject_SetAttr(state, a_window_options, options);
+    r = attr_set(state, a_window_options, options);
     Py_ssize_t n = PyDict_Check(options) ? PyDict_GET_SIZE(options) : PyObject_Length(options);
     Py_DECREF(options);
     if (r < 0 || n < 0) return NULL;
     PyObject *decisions = PyDict_New();
     if (!decisions) return NULL;
-    r = PyObject_SetAttr(state, a_decisions, decisions);
+    r = attr_set(state, a_decisions, decisions);
     Py_DECREF(decisions);
     if (r < 0) return NULL;
     if (n) {  /* a claim is possible: the window stays open for the seats to decide */
-        if (PyObject_SetAttr(state, a_window_seats, PyTuple_GET_ITEM(OTHERS, seat)) < 0) return NULL;
-        if (PyObject_SetAttr(state, a_phase, P_CLAIM) < 0) return NULL;
+        if (attr_set(state, a_window_seats, PyTuple_GET_ITEM(OTHERS, seat)) < 0) return NULL;
+        if (attr_set(state, a_phase, P_CLAIM) < 0) return NULL;
         Py_RETURN_FALSE;
     }
     /* auto_pass: nobody can claim, the window resolves as every seat passed */
-    if (PyObject_SetAttr(state, a_phase, P_TURN) < 0) return NULL;
-    if (PyObject_SetAttr(state, a_window_seats, EMPTY) < 0) return NULL;
-    if (PyObject_SetAttr(state, a_turn_cache, Py_None) < 0) return NULL;
+    if (attr_set(state, a_phase, P_TURN) < 0) return NULL;
+    if (attr_set(state, a_window_seats, EMPTY) < 0) return NULL;
+    if (attr_set(state, a_turn_cache, Py_None) < 0) return NULL;
     if (next_draw(state, seat) < 0) return NULL;
+    /* the drawer's turn list, which every driver of then_pass asks for next */
+    PyObject *result = attr_get(state, a_result);
+    if (!result) return NULL;
+    int live = result == Py_None;
+    Py_DECREF(result);
+    if (live) {
+        PyObject *list = turn_actions_in(state, (seat + 1) % 4);
+        if (!list) return NULL;
+        Py_DECREF(list);
+    }
     Py_RETURN_TRUE;
 }
 
@@ -326,24 +381,50 @@ static PyObject *discard(PyObject *self, PyObject *args) {
 /* _complete(seat, None): is the seat's own hand (its 3n+2 concealed tiles) a win, with the
  * variant's shapes, seven pairs and thirteen orphans off once it has melds */
 static int complete(PyObject *state, PyObject *counts, int melded, PyObject *wild) {
-    PyObject *shapes = PyObject_GetAttr(state, a_shapes);
+    PyObject *shapes = attr_get(state, a_shapes);
     if (!shapes) return -1;
-    PyObject *kw = PyDict_Check(shapes) ? PyDict_Copy(shapes) : NULL;
+    if (!PyDict_Check(shapes)) {
+        Py_DECREF(shapes);
+        PyErr_SetString(PyExc_TypeError, "engine state: shapes is a dict");
+        return -1;
+    }
+    /* is_winning_counts(counts, wild=wild, **shapes), by keyword names: no dict built */
+    PyObject *stack[8], *names[8];
+    Py_ssize_t n = 0, pos = 0;
+    PyObject *key, *value;
+    stack[0] = counts;
+    names[n] = k_wild;
+    stack[1 + n++] = wild;
+    while (PyDict_Next(shapes, &pos, &key, &value)) {
+        if (n == 7) {
+            Py_DECREF(shapes);
+            PyErr_SetString(PyExc_TypeError, "engine state: too many shape flags");
+            return -1;
+        }
+        if (melded && (PyUnicode_Compare(key, k_seven_pairs) == 0 ||
+                       PyUnicode_Compare(key, k_thirteen_orphans) == 0))
+            continue; /* passed as False below */
+        names[n] = key;
+        stack[1 + n++] = value;
+    }
+    if (melded) {
+        names[n] = k_seven_pairs;
+        stack[1 + n++] = Py_False;
+        names[n] = k_thirteen_orphans;
+        stack[1 + n++] = Py_False;
+    }
+    PyObject *kwnames = PyTuple_New(n);
+    if (!kwnames) {
+        Py_DECREF(shapes);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(names[i]);
+        PyTuple_SET_ITEM(kwnames, i, names[i]);
+    }
+    PyObject *r = PyObject_Vectorcall(WINNING, stack, 1, kwnames);
+    Py_DECREF(kwnames);
     Py_DECREF(shapes);
-    if (!kw) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "engine state: shapes is a dict");
-        return -1;
-    }
-    if (PyDict_SetItem(kw, k_wild, wild) < 0 ||
-        (melded && (PyDict_SetItem(kw, k_seven_pairs, Py_False) < 0 ||
-                    PyDict_SetItem(kw, k_thirteen_orphans, Py_False) < 0))) {
-        Py_DECREF(kw);
-        return -1;
-    }
-    PyObject *args = PyTuple_Pack(1, counts);
-    PyObject *r = args ? PyObject_Call(WINNING, args, kw) : NULL;
-    Py_XDECREF(args);
-    Py_DECREF(kw);
     if (!r) return -1;
     int won = PyObject_IsTrue(r);
     Py_DECREF(r);
@@ -352,7 +433,7 @@ static int complete(PyObject *state, PyObject *counts, int melded, PyObject *wil
 
 /* rules.<name>(state, seat) as a truth value */
 static int ask_rules(PyObject *state, PyObject *name, long seat) {
-    PyObject *rules = PyObject_GetAttr(state, a_rules);
+    PyObject *rules = attr_get(state, a_rules);
     if (!rules) return -1;
     PyObject *s = PyLong_FromLong(seat);
     PyObject *r = s ? PyObject_CallMethodObjArgs(rules, name, state, s, NULL) : NULL;
@@ -364,6 +445,21 @@ static int ask_rules(PyObject *state, PyObject *name, long seat) {
     return yes;
 }
 
+static PyObject *discard(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long seat, t;
+    Saved saved;
+    if (!PyArg_ParseTuple(args, "Oll:discard", &state, &seat, &t)) return NULL;
+    if (seat < 0 || seat > 3 || t < 0 || t > 33) {
+        PyErr_SetString(PyExc_ValueError, "discard: a seat 0-3 and a kind 0-33");
+        return NULL;
+    }
+    if (enter(state, &saved) < 0) return NULL;
+    PyObject *r = discard_in(state, seat, t);
+    leave(&saved);
+    return r;
+}
+
 PyDoc_STRVAR(turn_actions_doc,
 "turn_actions(state, seat)\n--\n\n"
 "The turn's legal list of seat (HandState._turn_actions without its cache), kept as the\n"
@@ -371,14 +467,7 @@ PyDoc_STRVAR(turn_actions_doc,
 "last tile, kongs (HandState._own_kongs), each held kind's discard, then the variant's\n"
 "filter_turn.");
 
-static PyObject *turn_actions(PyObject *self, PyObject *args) {
-    PyObject *state;
-    long seat;
-    if (!PyArg_ParseTuple(args, "Ol:turn_actions", &state, &seat)) return NULL;
-    if (seat < 0 || seat > 3) {
-        PyErr_SetString(PyExc_ValueError, "turn_actions: a seat 0-3");
-        return NULL;
-    }
+static PyObject *turn_actions_in(PyObject *state, long seat) {
     PyObject *c = row_of(state, a_concealed, seat);
     if (!c) return NULL;
     if (!PyList_Check(c) || PyList_GET_SIZE(c) != 34) {
@@ -402,9 +491,9 @@ static PyObject *turn_actions(PyObject *self, PyObject *args) {
     int hu = 0;
     int can = get_truth(state, a_can_win_now);
     if (can < 0) goto fail;
-    if (!(wild = PyObject_GetAttr(state, a_wild))) goto fail;
+    if (!(wild = attr_get(state, a_wild))) goto fail;
     if (can) {
-        PyObject *drawn = PyObject_GetAttr(state, a_drawn);
+        PyObject *drawn = attr_get(state, a_drawn);
         if (!drawn) goto fail;
         int has = drawn != Py_None;
         Py_DECREF(drawn);
@@ -432,7 +521,7 @@ static PyObject *turn_actions(PyObject *self, PyObject *args) {
     }
     long hi, lo, min_live, w = -1;
     if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) goto fail;
-    if (!(variant = PyObject_GetAttr(state, a_variant))) goto fail;
+    if (!(variant = attr_get(state, a_variant))) goto fail;
     if (get_long(variant, a_kong_min_live, &min_live) < 0) goto fail;
     if (wild != Py_None && (w = PyLong_AsLong(wild)) == -1 && PyErr_Occurred()) goto fail;
     if (hi - lo >= min_live) {
@@ -456,7 +545,7 @@ static PyObject *turn_actions(PyObject *self, PyObject *args) {
     int filters = get_truth(state, a_filters_turn);
     if (filters < 0) goto fail;
     if (filters) {
-        PyObject *rules = PyObject_GetAttr(state, a_rules);
+        PyObject *rules = attr_get(state, a_rules);
         PyObject *s = rules ? PyLong_FromLong(seat) : NULL;
         PyObject *kept = s ? PyObject_CallMethodObjArgs(rules, a_filter_turn, state, s, out, NULL) : NULL;
         Py_XDECREF(s);
@@ -468,7 +557,7 @@ static PyObject *turn_actions(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(wild);
     Py_XDECREF(variant);
-    if (PyObject_SetAttr(state, a_turn_cache, out) < 0) {
+    if (attr_set(state, a_turn_cache, out) < 0) {
         Py_DECREF(out);
         return NULL;
     }
@@ -478,6 +567,21 @@ fail:
     Py_XDECREF(variant);
     Py_DECREF(out);
     return NULL;
+}
+
+static PyObject *turn_actions(PyObject *self, PyObject *args) {
+    PyObject *state;
+    long seat;
+    Saved saved;
+    if (!PyArg_ParseTuple(args, "Ol:turn_actions", &state, &seat)) return NULL;
+    if (seat < 0 || seat > 3) {
+        PyErr_SetString(PyExc_ValueError, "turn_actions: a seat 0-3");
+        return NULL;
+    }
+    if (enter(state, &saved) < 0) return NULL;
+    PyObject *r = turn_actions_in(state, seat);
+    leave(&saved);
+    return r;
 }
 
 PyDoc_STRVAR(init_doc,
@@ -553,7 +657,7 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     NAME(a_limits_self_draw, "_limits_self_draw"); NAME(a_can_self_draw, "can_self_draw");
     NAME(a_instant_win, "instant_win"); NAME(a_filters_turn, "_filters_turn");
     NAME(a_filter_turn, "filter_turn"); NAME(a_own_kongs, "_own_kongs");
-    NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
+    NAME(a_result, "result_"); NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
     NAME(k_thirteen_orphans, "thirteen_orphans");
     if (!(EMPTY = PyTuple_New(0))) return NULL;
     return PyModule_Create(&module);

@@ -125,6 +125,8 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self._rewarded = False
         """Does ``rewards`` hold a paying step's values (else every entry is zero)?"""
+        self._plain = max_cycles is None and render_mode != "human"
+        """No step truncates and none renders: ``step`` may take its short path."""
         self.agent_selection = AGENTS[0]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -179,12 +181,27 @@ class MajiangAECEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: int | None) -> None:
         """The selected agent's action (an index of the action space)."""
         agent = self.agent_selection
+        table = self.table
+        if self._plain and not self._rewarded and not table.done:
+            # the common step: no agent is done (nothing ends before the table does
+            # without max_cycles), the last step paid nothing, and nothing is rendered
+            deltas = table.play(action)  # checked first: an illegal action changes nothing
+            self._cumulative_rewards[agent] = 0.0
+            if deltas is None and not table.done:  # nothing paid; the next seat decides
+                self.agent_selection = AGENTS[table.seat]
+                return
+            self._after_play(agent, deltas)
+            return
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self.table
         deltas = table.play(action)  # checked first: an illegal action changes nothing
         self._cumulative_rewards[agent] = 0.0
+        self._after_play(agent, deltas)
+
+    def _after_play(self, agent: str, deltas: list[int] | None) -> None:
+        """A step's rewards, flags and next agent, once the table has played it."""
+        table = self.table
         rewards = self.rewards
         if deltas is not None:
             scale = self.reward_scale

@@ -179,7 +179,7 @@ class Table:
         seat = self.seat
         if state.phase is _TURN and seat == state.current and state.result_ is None:
             # the engine's own turn list (what legal_actions copies), read, never changed
-            actions = state._turn_actions(seat)
+            actions = state._turn_cache or state._turn_actions(seat)  # (built at the draw)
             window = None
         else:
             actions = state.legal_actions(seat)
