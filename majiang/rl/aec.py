@@ -422,12 +422,17 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
         return getattr(env, name)
 
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
-        """The selected agent's observation, cumulative reward, flags and info."""
+        """The selected agent's observation, cumulative reward, flags and info (before the
+        first reset only: ``reset`` binds the environment's own ``last`` in its place)."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        if observe:
-            return self.env.last(True)  # type: ignore[no-any-return]
-        return self.env.last(False)  # type: ignore[no-any-return]
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """PettingZoo's reset; from then on ``last`` is the environment's own (an instance
+        attribute shadows the method: one call less on every step, the same result)."""
+        super().reset(seed=seed, options=options)
+        self.__dict__["last"] = self.env.last
 
     def step(self, action: int | None) -> None:
         """The selected agent's action (PettingZoo's checks: reset first; a warning once

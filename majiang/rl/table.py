@@ -157,10 +157,19 @@ class Table:
         fill(obs, 0, state, seat, context.fixed, context.extra)  # encode_state, inline
         mask = _NO_MASK.copy()
         if seat == self.seat:
-            if self._legal is None:
-                self._load(mask, 0)
-            else:
+            actions = state._turn_cache  # the turn's list, built at the draw: _load, inline
+            if self._legal is not None:
                 mask[self._legal] = 1
+            elif (
+                actions is not None
+                and state.phase is _TURN
+                and seat == state.current
+                and state.result_ is None
+            ):
+                legal = self._legal = legal_mask(actions, None, state.wild, mask, 0)
+                self._actions = actions if len(actions) == len(legal) else None
+            else:
+                self._load(mask, 0)
         elif self.seat >= 0:
             mask[self._indices(seat)] = 1
         return obs, mask
