@@ -11,7 +11,7 @@
 #include <Python.h>
 
 static PyObject *P_TURN, *P_CLAIM, *E_DISCARD, *E_DRAW, *OTHERS, *EMPTY;
-static PyObject *DISCARDS, *HU, *PASS, *WINNING; /* per-seat action tables; is_winning_counts */
+static PyObject *DISCARDS, *HU, *PASS, *WINNING, *M_PENG; /* per-seat action tables; is_winning_counts */
 static PyObject *S_HU, *S_CHI, *S_X, *S_P, *S_D;
 static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_after_kong, *a_drawn, *a_follows_discard, *a_variant_state, *a_rules, *a_on_event,
@@ -22,7 +22,7 @@ static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_final_live, *a_last_turn, *a_final_turn, *a_claims, *a_wild_discard_claims,
     *a_meld_wilds, *a_melds, *a_shapes, *a_kong_min_live, *a_limits_self_draw,
     *a_can_self_draw, *a_instant_win, *a_filters_turn, *a_filter_turn, *a_own_kongs,
-    *k_wild, *k_seven_pairs, *k_thirteen_orphans, *a_result;
+    *k_wild, *k_seven_pairs, *k_thirteen_orphans, *a_result, *a_kind, *a_tiles;
 
 
 /* The state being worked on and its instance dict: its attributes are read and written
@@ -460,6 +460,33 @@ static PyObject *discard(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* Does the seat hold a tile of one of its pengs (an added kong to look at)? */
+static int peng_to_add(PyObject *melds, const long *counts) {
+    if (!PyList_Check(melds)) {
+        PyErr_SetString(PyExc_TypeError, "engine state: a seat's melds are a list");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(melds); i++) {
+        PyObject *m = PyList_GET_ITEM(melds, i);
+        PyObject *kind = PyObject_GetAttr(m, a_kind);
+        if (!kind) return -1;
+        int peng = kind == M_PENG;
+        Py_DECREF(kind);
+        if (!peng) continue;
+        PyObject *tiles = PyObject_GetAttr(m, a_tiles);
+        if (!tiles) return -1;
+        long t = PyTuple_Check(tiles) && PyTuple_GET_SIZE(tiles) ? PyLong_AsLong(PyTuple_GET_ITEM(tiles, 0)) : -2;
+        Py_DECREF(tiles);
+        if (t == -1 && PyErr_Occurred()) return -1;
+        if (t < 0 || t > 33) {
+            PyErr_SetString(PyExc_TypeError, "engine state: a peng's tiles are kinds 0-33");
+            return -1;
+        }
+        if (counts[t]) return 1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(turn_actions_doc,
 "turn_actions(state, seat)\n--\n\n"
 "The turn's legal list of seat (HandState._turn_actions without its cache), kept as the\n"
@@ -527,7 +554,9 @@ static PyObject *turn_actions_in(PyObject *state, long seat) {
     if (hi - lo >= min_live) {
         int meld_wilds = get_truth(state, a_meld_wilds);
         if (meld_wilds < 0) goto fail;
-        if (melded || four || (meld_wilds && w >= 0 && w < 34 && counts[w])) {
+        int some = four || (meld_wilds && w >= 0 && w < 34 && counts[w]);
+        if (!some && melded && (some = peng_to_add(melds, counts)) < 0) goto fail;
+        if (some) {
             /* else _own_kongs finds none: no peng to add to, no four held, no wild to use */
             PyObject *s = PyLong_FromLong(seat);
             PyObject *kongs = s ? PyObject_CallMethodObjArgs(state, a_own_kongs, s, NULL) : NULL;
@@ -585,16 +614,16 @@ static PyObject *turn_actions(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(init_doc,
-"init(turn, claim, discard_event, draw_event, others, discards, hu, pass_, winning)\n--\n\n"
+"init(turn, claim, discard_event, draw_event, others, discards, hu, pass_, winning, peng)\n--\n\n"
 "The engine's Phase.TURN and Phase.CLAIM, Event.DISCARD and Event.DRAW, each seat's other\n"
 "seats, its discard of each kind, its hu and its pass, and majiang.hand's\n"
-"is_winning_counts, handed over once by majiang.engine.state.");
+"is_winning_counts, and MeldKind.PENG, handed over once by majiang.engine.state.");
 
 static PyObject *init(PyObject *self, PyObject *args) {
-    PyObject *turn, *claim, *ed, *edr, *others, *discards, *hu, *pass, *winning;
-    if (!PyArg_ParseTuple(args, "OOOOO!O!O!O!O:init", &turn, &claim, &ed, &edr, &PyTuple_Type,
+    PyObject *turn, *claim, *ed, *edr, *others, *discards, *hu, *pass, *winning, *peng;
+    if (!PyArg_ParseTuple(args, "OOOOO!O!O!O!OO:init", &turn, &claim, &ed, &edr, &PyTuple_Type,
                           &others, &PyTuple_Type, &discards, &PyTuple_Type, &hu, &PyTuple_Type,
-                          &pass, &winning))
+                          &pass, &winning, &peng))
         return NULL;
     if (PyTuple_GET_SIZE(others) != 4 || PyTuple_GET_SIZE(discards) != 4 ||
         PyTuple_GET_SIZE(hu) != 4 || PyTuple_GET_SIZE(pass) != 4) {
@@ -612,6 +641,7 @@ static PyObject *init(PyObject *self, PyObject *args) {
     Py_INCREF(hu); Py_XSETREF(HU, hu);
     Py_INCREF(pass); Py_XSETREF(PASS, pass);
     Py_INCREF(winning); Py_XSETREF(WINNING, winning);
+    Py_INCREF(peng); Py_XSETREF(M_PENG, peng);
     Py_INCREF(turn); Py_XSETREF(P_TURN, turn);
     Py_INCREF(claim); Py_XSETREF(P_CLAIM, claim);
     Py_INCREF(ed); Py_XSETREF(E_DISCARD, ed);
@@ -657,7 +687,7 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     NAME(a_limits_self_draw, "_limits_self_draw"); NAME(a_can_self_draw, "can_self_draw");
     NAME(a_instant_win, "instant_win"); NAME(a_filters_turn, "_filters_turn");
     NAME(a_filter_turn, "filter_turn"); NAME(a_own_kongs, "_own_kongs");
-    NAME(a_result, "result_"); NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
+    NAME(a_result, "result_"); NAME(a_kind, "kind"); NAME(a_tiles, "tiles"); NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
     NAME(k_thirteen_orphans, "thirteen_orphans");
     if (!(EMPTY = PyTuple_New(0))) return NULL;
     return PyModule_Create(&module);

@@ -105,7 +105,7 @@ def _accelerator() -> ModuleType | None:
     except ImportError:  # pragma: no cover - the pure Python path is the fallback
         return None
     _speedups.init(P_TURN, P_CLAIM, E_DISCARD, E_DRAW, _OTHERS, _DISCARDS, _HU, _PASS,
-                   is_winning_counts)
+                   is_winning_counts, M_PENG)
     return _speedups
 
 
