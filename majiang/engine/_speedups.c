@@ -184,34 +184,66 @@ static int offered(PyObject *claims, PyObject *wdc, int is_wild, int last_turn, 
     return 1;
 }
 
+/* The variant's facts read here, kept for the last variant seen (a Variant is an immutable
+ * value: one read of each per variant, not per call) */
+typedef struct {
+    PyObject *variant, *claims, *wdc;
+    long draw_end, claim_end, final, kong_min;
+    int has_final;
+} Facts;
+static Facts FACTS = {NULL, NULL, NULL, 0, 0, 0, 0, 0};
+
+static const Facts *facts(PyObject *state) {
+    PyObject *variant = attr_get(state, a_variant);
+    if (!variant) return NULL;
+    if (variant == FACTS.variant) {
+        Py_DECREF(variant);
+        return &FACTS;
+    }
+    Facts f = {variant, NULL, NULL, 0, 0, -1, 0, 0};
+    PyObject *fl = NULL;
+    if (!(f.claims = PyObject_GetAttr(variant, a_claims)) ||
+        !(f.wdc = PyObject_GetAttr(variant, a_wild_discard_claims)) ||
+        get_long(variant, a_draw_end_live, &f.draw_end) < 0 ||
+        get_long(variant, a_claim_end_live, &f.claim_end) < 0 ||
+        get_long(variant, a_kong_min_live, &f.kong_min) < 0 ||
+        !(fl = PyObject_GetAttr(variant, a_final_live)))
+        goto fail;
+    if (!PyAnySet_Check(f.claims) || !PyAnySet_Check(f.wdc)) {
+        PyErr_SetString(PyExc_TypeError, "variant: claims and wild_discard_claims are sets");
+        goto fail;
+    }
+    f.has_final = fl != Py_None;
+    if (f.has_final && (f.final = PyLong_AsLong(fl)) == -1 && PyErr_Occurred()) goto fail;
+    Py_DECREF(fl);
+    Py_XDECREF(FACTS.variant);
+    Py_XDECREF(FACTS.claims);
+    Py_XDECREF(FACTS.wdc);
+    FACTS = f;
+    return &FACTS;
+fail:
+    Py_XDECREF(fl);
+    Py_XDECREF(f.claims);
+    Py_XDECREF(f.wdc);
+    Py_DECREF(variant);
+    return NULL;
+}
+
 /* The window's claim options: {} computed here when no seat can claim on the plain path
  * (pengs and kongs of natural tiles only: a seat holding two of t is the only one with a
  * claim), else _claim_options itself. Returns a new reference. */
 static PyObject *claim_options(PyObject *state, long seat, long t, long wild) {
-    PyObject *variant = attr_get(state, a_variant);
-    if (!variant) return NULL;
-    PyObject *claims = attr_get(variant, a_claims);
-    PyObject *wdc = claims ? attr_get(variant, a_wild_discard_claims) : NULL;
-    Py_DECREF(variant);
-    if (!wdc) {
-        Py_XDECREF(claims);
-        return NULL;
-    }
-    int plain = 0;
+    const Facts *f = facts(state);
+    if (!f) return NULL;
+    int plain = -1;
     int last_turn = get_truth(state, a_last_turn);
     int meld_wilds = last_turn < 0 ? -1 : get_truth(state, a_meld_wilds);
-    if (meld_wilds >= 0 && PyAnySet_Check(claims) && PyAnySet_Check(wdc)) {
+    if (meld_wilds >= 0) {
         int is_wild = t == wild;
-        int hu = offered(claims, wdc, is_wild, last_turn, S_HU);
-        int chi = hu < 0 ? -1 : offered(claims, wdc, is_wild, last_turn, S_CHI);
-        plain = (hu == 0 && chi == 0 && !(meld_wilds && wild >= 0)) ? 1 : (hu < 0 || chi < 0 ? -1 : 0);
-    } else if (meld_wilds >= 0) {
-        plain = 0;
-    } else {
-        plain = -1;
+        int hu = offered(f->claims, f->wdc, is_wild, last_turn, S_HU);
+        int chi = hu < 0 ? -1 : offered(f->claims, f->wdc, is_wild, last_turn, S_CHI);
+        plain = (hu < 0 || chi < 0) ? -1 : (hu == 0 && chi == 0 && !(meld_wilds && wild >= 0));
     }
-    Py_DECREF(claims);
-    Py_DECREF(wdc);
     if (plain < 0) return NULL;
     if (plain) {
         PyObject *rows = attr_get(state, a_concealed);
@@ -271,33 +303,22 @@ static int receive(PyObject *state, long seat, long t) {
     if (append_to(state, a_seat_log, seat, S_D) < 0) return -1;
     if (clear_set(state, a_missed_win, seat) < 0) return -1;
     if (clear_set(state, a_missed_peng, seat) < 0) return -1;
-    long hi, lo, claim_end, final = -1;
+    long hi, lo;
     if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) return -1;
-    PyObject *variant = attr_get(state, a_variant);
-    if (!variant) return -1;
-    int bad = get_long(variant, a_claim_end_live, &claim_end) < 0;
-    PyObject *fl = bad ? NULL : attr_get(variant, a_final_live);
-    Py_DECREF(variant);
-    if (!fl) return -1;
-    int has_final = fl != Py_None;
-    if (has_final) final = PyLong_AsLong(fl);
-    Py_DECREF(fl);
-    if (final == -1 && PyErr_Occurred()) return -1;
+    const Facts *f = facts(state);
+    if (!f) return -1;
     long live = hi - lo;
-    if (attr_set(state, a_last_turn, live <= claim_end ? Py_True : Py_False) < 0) return -1;
-    return attr_set(state, a_final_turn, has_final && live <= final ? Py_True : Py_False);
+    if (attr_set(state, a_last_turn, live <= f->claim_end ? Py_True : Py_False) < 0) return -1;
+    return attr_set(state, a_final_turn, f->has_final && live <= f->final ? Py_True : Py_False);
 }
 
 /* _next_draw(discarder): the next seat draws from the front, or the hand ends drawn */
 static int next_draw(PyObject *state, long discarder) {
-    long seat = (discarder + 1) % 4, hi, lo, end;
+    long seat = (discarder + 1) % 4, hi, lo;
     if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) return -1;
-    PyObject *variant = attr_get(state, a_variant);
-    if (!variant) return -1;
-    int bad = get_long(variant, a_draw_end_live, &end) < 0;
-    Py_DECREF(variant);
-    if (bad) return -1;
-    if (hi - lo <= end) {
+    const Facts *f = facts(state);
+    if (!f) return -1;
+    if (hi - lo <= f->draw_end) {
         PyObject *r = PyObject_CallMethodNoArgs(state, a_end_draw);
         if (!r) return -1;
         Py_DECREF(r);
@@ -546,10 +567,11 @@ static PyObject *turn_actions_in(PyObject *state, long seat) {
         if (PyList_Append(out, PyTuple_GET_ITEM(PASS, seat)) < 0) goto fail;
         goto done;
     }
-    long hi, lo, min_live, w = -1;
+    long hi, lo, w = -1;
     if (get_long(state, a_hi, &hi) < 0 || get_long(state, a_lo, &lo) < 0) goto fail;
-    if (!(variant = attr_get(state, a_variant))) goto fail;
-    if (get_long(variant, a_kong_min_live, &min_live) < 0) goto fail;
+    const Facts *f = facts(state);
+    if (!f) goto fail;
+    long min_live = f->kong_min;
     if (wild != Py_None && (w = PyLong_AsLong(wild)) == -1 && PyErr_Occurred()) goto fail;
     if (hi - lo >= min_live) {
         int meld_wilds = get_truth(state, a_meld_wilds);

@@ -73,7 +73,7 @@ static int same(PyObject *obj, PyObject *member) {
 
 /* PyLong_AsLong, reading a small non-negative int in place (the counts, tiles and seats
  * read here are all of them) on CPython 3.11, whose int layout this knows. */
-static inline long as_long(PyObject *v) {
+static inline __attribute__((always_inline)) long as_long(PyObject *v) {
 #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
     if (PyLong_CheckExact(v)) {
         Py_ssize_t size = Py_SIZE(v);
@@ -103,7 +103,8 @@ static int __attribute__((noinline, cold)) bad(const char *what) {
 }
 
 /* An int in [0, hi) from a Python int (a tile, a seat); -1 with ValueError otherwise. */
-static inline long in_range(PyObject *v, long hi, const char *what) {
+static inline __attribute__((always_inline)) long in_range(PyObject *v, long hi,
+                                                           const char *what) {
     long r = as_long(v);
     if (r == -1 && PyErr_Occurred()) return -1;
     if (r < 0 || r >= hi) return bad(what);
@@ -234,7 +235,10 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     PyObject *phase = PyObject_GetAttr(state, s_phase);
     if (!phase) goto done;
     held[nheld++] = phase;
-    int turn = same(phase, phase_turn);
+    /* the engine's own members are compared by identity; an equal string by value */
+    int known = phase == phase_turn || phase == phase_claim || phase == phase_rob ||
+                phase == phase_declare;
+    int turn = known ? phase == phase_turn : same(phase, phase_turn);
     long current = int_attr(state, s_current), dealer = int_attr(state, s_dealer);
     long wild = int_attr(state, s_wild), hi = int_attr(state, s_hi), lo = int_attr(state, s_lo);
     if (current == -2 || dealer == -2 || wild == -2 || hi == -2 || lo == -2) goto done;
@@ -258,9 +262,10 @@ static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     }
     cv[C_PHASE] = turn ? 1.0f : 0.0f;
     if (!turn) {
-        if (same(phase, phase_claim)) cv[C_PHASE + 1] = 1.0f;
-        else if (same(phase, phase_rob)) cv[C_PHASE + 2] = 1.0f;
-        else if (same(phase, phase_declare)) cv[C_PHASE + 3] = 1.0f;
+        if (known ? phase == phase_claim : same(phase, phase_claim)) cv[C_PHASE + 1] = 1.0f;
+        else if (known ? phase == phase_rob : same(phase, phase_rob)) cv[C_PHASE + 2] = 1.0f;
+        else if (known ? phase == phase_declare : same(phase, phase_declare))
+            cv[C_PHASE + 3] = 1.0f;
     }
     cv[C_WIND + (me - dealer + 4) % 4] = 1.0f;
     cv[C_DEALER + (dealer - me + 4) % 4] = 1.0f;
