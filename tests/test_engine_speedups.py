@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 import majiang.engine.state as state_module
 from majiang.engine.match import Match
 from majiang.engine.state import HandState
+from majiang.errors import IllegalActionError
 from majiang.rules import VARIANTS, get_variant
 from majiang.testing import _steered_action
-from majiang.values import ActionType, Phase
+from majiang.values import Action, ActionType, Phase
 
 ALL = sorted(VARIANTS)
 
@@ -46,8 +47,8 @@ def _play_both(
     variant: str, seed: int, choices: random.Random, steer: bool = False
 ) -> tuple[int, int, int]:
     """One hand played twice from the same deal: ``a`` by ``apply`` then ``auto_pass`` (the
-    Python reference), ``b`` by ``apply_listed(then_pass=True)`` for the turn's listed
-    action (the C path for discards); compared after every step. Returns the discards
+    Python reference), ``b`` by ``apply_listed(then_pass=True)`` or ``play_listed`` for the
+    turn's listed action (the C path for discards); compared after every step. Returns the discards
     taken by C with the window closed at once and with it left open, and the turn lists
     holding hu. ``steer``: discards
     keep shanten low and wins are taken (majiang.testing), so that turn lists with hu,
@@ -77,7 +78,10 @@ def _play_both(
         legal = a.legal_actions(seat)
         if a.phase is Phase.TURN and seat == a.current:
             own = b._turn_actions(seat)
-            b.apply_listed(own[legal.index(action)], then_pass=True)
+            if (closed + opened) % 2:  # both entries: the function and the method
+                state_module.play_listed(b, own[legal.index(action)])
+            else:
+                b.apply_listed(own[legal.index(action)], then_pass=True)
             if action.type is ActionType.DISCARD:
                 if b.phase is Phase.TURN:
                     closed += 1
@@ -131,11 +135,27 @@ def test_then_pass_without_the_accelerator_is_apply_then_auto_pass(
 
 
 def test_majiang_engine_pure_turns_the_accelerator_off() -> None:
-    code = "import majiang.engine.state as s; print(s.ACCELERATED, s._FAST)"
+    code = ("import majiang.engine.state as s; "
+            "print(s.ACCELERATED, s._FAST, s.play_listed is s._py_play_listed)")
     env = {**os.environ, "MAJIANG_ENGINE_PURE": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True).stdout
-    assert out.split() == ["False", "None"]
+    assert out.split() == ["False", "None", "True"]
+
+
+def test_play_listed_sends_what_is_not_its_discard_to_the_python_method() -> None:
+    """A pass, a kong, a discard read before the turn list, another seat's discard: each
+    goes through apply_listed (and so through apply's checks), changing nothing if refused."""
+    v = get_variant("guangdong")
+    state = Match(v, v.resolve_options(None), 5).new_hand()
+    other = (state.current + 1) % 4
+    before = _everything(state)
+    with pytest.raises(IllegalActionError):
+        state_module.play_listed(state, Action(other, ActionType.DISCARD, 0))  # not its turn
+    assert _everything(state) == before
+    with pytest.raises(IllegalActionError):
+        state_module.play_listed(state, Action(state.current, ActionType.CHI, None, (1, 2)))
+    assert _everything(state) == before
 
 
 def test_bad_arguments_are_refused_by_name() -> None:

@@ -11,7 +11,7 @@
 #include <Python.h>
 
 static PyObject *P_TURN, *P_CLAIM, *E_DISCARD, *E_DRAW, *OTHERS, *EMPTY;
-static PyObject *DISCARDS, *HU, *PASS, *WINNING, *M_PENG; /* per-seat action tables; is_winning_counts */
+static PyObject *DISCARDS, *HU, *PASS, *WINNING, *M_PENG, *A_DISCARD, *FALLBACK; /* per-seat action tables; is_winning_counts */
 static PyObject *S_HU, *S_CHI, *S_X, *S_P, *S_D;
 static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_after_kong, *a_drawn, *a_follows_discard, *a_variant_state, *a_rules, *a_on_event,
@@ -22,7 +22,8 @@ static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_final_live, *a_last_turn, *a_final_turn, *a_claims, *a_wild_discard_claims,
     *a_meld_wilds, *a_melds, *a_shapes, *a_kong_min_live, *a_limits_self_draw,
     *a_can_self_draw, *a_instant_win, *a_filters_turn, *a_filter_turn, *a_own_kongs,
-    *k_wild, *k_seven_pairs, *k_thirteen_orphans, *a_result, *a_kind, *a_tiles;
+    *k_wild, *k_seven_pairs, *k_thirteen_orphans, *a_result, *a_kind, *a_tiles, *a_history,
+    *a_auto_pass;
 
 
 /* The state being worked on and its instance dict: its attributes are read and written
@@ -481,6 +482,73 @@ static PyObject *discard(PyObject *self, PyObject *args) {
     return r;
 }
 
+/* a small int object's value (a seat, a tile), or -1 for anything else */
+static long small(PyObject *v) {
+    if (!PyLong_CheckExact(v)) return -1;
+    long r = PyLong_AsLong(v);
+    if (r == -1 && PyErr_Occurred()) PyErr_Clear();
+    return r;
+}
+
+/* Is action, an element of the state's turn list, a discard this file applies: the turn
+ * list read since the last change, the hand live, the turn's own seat? */
+static int own_discard(PyObject *state, PyObject *action, long *seat, long *t) {
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) != 4 ||
+        PyTuple_GET_ITEM(action, 1) != A_DISCARD)
+        return 0;
+    *seat = small(PyTuple_GET_ITEM(action, 0));
+    *t = small(PyTuple_GET_ITEM(action, 2));
+    if (*seat < 0 || *seat > 3 || *t < 0 || *t > 33) return 0;
+    PyObject *cache = attr_get(state, a_turn_cache), *phase = NULL, *result = NULL;
+    long current = -1;
+    int ok = cache && cache != Py_None && (phase = attr_get(state, a_phase)) && phase == P_TURN &&
+             (result = attr_get(state, a_result)) && result == Py_None &&
+             get_long(state, a_current, &current) == 0 && current == *seat;
+    Py_XDECREF(cache);
+    Py_XDECREF(phase);
+    Py_XDECREF(result);
+    return PyErr_Occurred() ? -1 : ok;
+}
+
+PyDoc_STRVAR(play_listed_doc,
+"play_listed(state, action)\n--\n\n"
+"state.apply_listed(action, then_pass=True) (majiang.engine.state.play_listed): a discard\n"
+"of the turn's own list here, written to the history, then as discard(); any other\n"
+"action through the Python method.");
+
+static PyObject *play_listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "play_listed(state, action)");
+        return NULL;
+    }
+    PyObject *state = args[0], *action = args[1];
+    Saved saved;
+    long seat = -1, t = -1;
+    if (enter(state, &saved) < 0) return NULL;
+    int mine = own_discard(state, action, &seat, &t);
+    PyObject *r = NULL;
+    if (mine > 0) {
+        PyObject *history = attr_get(state, a_history);
+        int bad = !history || !PyList_Check(history) || PyList_Append(history, action) < 0 ||
+                  attr_set(state, a_turn_cache, Py_None) < 0;
+        Py_XDECREF(history);
+        if (!bad && !PyErr_Occurred()) r = discard_in(state, seat, t);
+        else if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "engine state: history is a list");
+    }
+    leave(&saved);
+    if (mine < 0) return NULL;
+    if (!mine) return PyObject_CallFunctionObjArgs(FALLBACK, state, action, NULL);
+    if (!r) return NULL;
+    int open = r == Py_False;
+    Py_DECREF(r);
+    if (open) {  /* a seat may claim: the seats with only pass pass (auto_pass) */
+        PyObject *done = PyObject_CallMethodNoArgs(state, a_auto_pass);
+        if (!done) return NULL;
+        Py_DECREF(done);
+    }
+    Py_RETURN_NONE;
+}
+
 /* Does the seat hold a tile of one of its pengs (an added kong to look at)? */
 static int peng_to_add(PyObject *melds, const long *counts) {
     if (!PyList_Check(melds)) {
@@ -636,16 +704,19 @@ static PyObject *turn_actions(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(init_doc,
-"init(turn, claim, discard_event, draw_event, others, discards, hu, pass_, winning, peng)\n--\n\n"
+"init(turn, claim, discard_event, draw_event, others, discards, hu, pass_, winning, peng,\n"
+"     discard, fallback)\n--\n\n"
 "The engine's Phase.TURN and Phase.CLAIM, Event.DISCARD and Event.DRAW, each seat's other\n"
 "seats, its discard of each kind, its hu and its pass, and majiang.hand's\n"
-"is_winning_counts, and MeldKind.PENG, handed over once by majiang.engine.state.");
+"is_winning_counts, MeldKind.PENG, ActionType.DISCARD and the Python play_listed, handed\n"
+"over once by majiang.engine.state.");
 
 static PyObject *init(PyObject *self, PyObject *args) {
-    PyObject *turn, *claim, *ed, *edr, *others, *discards, *hu, *pass, *winning, *peng;
-    if (!PyArg_ParseTuple(args, "OOOOO!O!O!O!OO:init", &turn, &claim, &ed, &edr, &PyTuple_Type,
+    PyObject *turn, *claim, *ed, *edr, *others, *discards, *hu, *pass, *winning, *peng, *ad,
+        *fallback;
+    if (!PyArg_ParseTuple(args, "OOOOO!O!O!O!OOOO:init", &turn, &claim, &ed, &edr, &PyTuple_Type,
                           &others, &PyTuple_Type, &discards, &PyTuple_Type, &hu, &PyTuple_Type,
-                          &pass, &winning, &peng))
+                          &pass, &winning, &peng, &ad, &fallback))
         return NULL;
     if (PyTuple_GET_SIZE(others) != 4 || PyTuple_GET_SIZE(discards) != 4 ||
         PyTuple_GET_SIZE(hu) != 4 || PyTuple_GET_SIZE(pass) != 4) {
@@ -664,6 +735,8 @@ static PyObject *init(PyObject *self, PyObject *args) {
     Py_INCREF(pass); Py_XSETREF(PASS, pass);
     Py_INCREF(winning); Py_XSETREF(WINNING, winning);
     Py_INCREF(peng); Py_XSETREF(M_PENG, peng);
+    Py_INCREF(ad); Py_XSETREF(A_DISCARD, ad);
+    Py_INCREF(fallback); Py_XSETREF(FALLBACK, fallback);
     Py_INCREF(turn); Py_XSETREF(P_TURN, turn);
     Py_INCREF(claim); Py_XSETREF(P_CLAIM, claim);
     Py_INCREF(ed); Py_XSETREF(E_DISCARD, ed);
@@ -674,6 +747,7 @@ static PyObject *init(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"discard", discard, METH_VARARGS, discard_doc},
+    {"play_listed", (PyCFunction)(void (*)(void))play_listed, METH_FASTCALL, play_listed_doc},
     {"turn_actions", turn_actions, METH_VARARGS, turn_actions_doc},
     {"init", init, METH_VARARGS, init_doc},
     {NULL, NULL, 0, NULL},
@@ -709,7 +783,7 @@ PyMODINIT_FUNC PyInit__speedups(void) {
     NAME(a_limits_self_draw, "_limits_self_draw"); NAME(a_can_self_draw, "can_self_draw");
     NAME(a_instant_win, "instant_win"); NAME(a_filters_turn, "_filters_turn");
     NAME(a_filter_turn, "filter_turn"); NAME(a_own_kongs, "_own_kongs");
-    NAME(a_result, "result_"); NAME(a_kind, "kind"); NAME(a_tiles, "tiles"); NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
+    NAME(a_history, "history"); NAME(a_auto_pass, "auto_pass"); NAME(a_result, "result_"); NAME(a_kind, "kind"); NAME(a_tiles, "tiles"); NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
     NAME(k_thirteen_orphans, "thirteen_orphans");
     if (!(EMPTY = PyTuple_New(0))) return NULL;
     return PyModule_Create(&module);

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import chain, compress
 from operator import mul
 from types import ModuleType
@@ -94,6 +94,12 @@ _MELDED_KEYS = frozenset({"seven_pairs", "thirteen_orphans"})
 """The shape flags a hand with melds turns off (it cannot be seven pairs or 13 orphans)."""
 
 
+def _py_play_listed(state: HandState, action: Action) -> None:
+    """``state.apply_listed(action, then_pass=True)``: ``play_listed`` without the C
+    accelerator, and its path for anything but a discard."""
+    state.apply_listed(action, then_pass=True)
+
+
 def _accelerator() -> ModuleType | None:
     """The C accelerator ``majiang.engine._speedups``, initialised; None without it or with
     ``MAJIANG_ENGINE_PURE=1`` (the pure Python methods are the fallback and the reference:
@@ -105,13 +111,19 @@ def _accelerator() -> ModuleType | None:
     except ImportError:  # pragma: no cover - the pure Python path is the fallback
         return None
     _speedups.init(P_TURN, P_CLAIM, E_DISCARD, E_DRAW, _OTHERS, _DISCARDS, _HU, _PASS,
-                   is_winning_counts, M_PENG)
+                   is_winning_counts, M_PENG, A_DISCARD, _py_play_listed)
     return _speedups
 
 
 _FAST = _accelerator()
 ACCELERATED = _FAST is not None
 """True when the C accelerator ``majiang.engine._speedups`` is in use."""
+play_listed: Callable[[HandState, Action], None] = (
+    _py_play_listed if _FAST is None else _FAST.play_listed
+)
+"""``state.apply_listed(action, then_pass=True)`` as a function, for drivers that always
+call ``auto_pass`` next (majiang.rl.table): with the accelerator, a discard of the turn's
+own list and all that follows it is one C call, with no Python frame between."""
 
 
 class HandState:

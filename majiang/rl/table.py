@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from majiang.engine.match import Match
-from majiang.engine.state import HandState
+from majiang.engine.state import HandState, play_listed
 from majiang.errors import IllegalActionError, OptionError
 from majiang.observation import Observation
 from majiang.rl.actions import ACTION_COUNT, action_of, legal_indices, legal_mask, names
@@ -303,12 +303,19 @@ class Table:
             raise IllegalActionError("the table has not started: call reset() first")
         turn = state.phase is _TURN
         if listed:  # _advance's auto_pass comes next: the engine may take it at once
-            state.apply_listed(action, then_pass=True)
+            play_listed(state, action)
         else:
             state.apply(action)
         self.steps += 1
         if turn or not state.decisions:
             self.moments += 1
+        if turn and state.phase is _TURN and state.result_ is None and not state.first_turn:
+            # a turn passed to the next turn (a discard nobody claimed, a kong): _advance's
+            # first step, inline
+            self._obs = None
+            self._legal = self._actions = None
+            self.seat = state.current
+            return None
         self._advance()  # passing seats may close the window onto an exhausted wall
         if state.result_ is None:
             return None
