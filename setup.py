@@ -8,19 +8,19 @@ setup(
             "majiang.hand._speedups",
             ["majiang/hand/_speedups.c"],
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         ),
         Extension(
             "majiang.engine._speedups",
             ["majiang/engine/_speedups.c"],
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         ),
         Extension(
             "majiang.rl._encode",
             ["majiang/rl/_encode.c"],
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         ),
     ]
 )
