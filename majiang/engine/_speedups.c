@@ -603,7 +603,7 @@ static PyObject *turn_actions_in(PyObject *state, long seat) {
     if (melded < 0) return NULL;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
-    PyObject *wild = NULL, *variant = NULL;
+    PyObject *wild = NULL;
     int hu = 0;
     int can = get_truth(state, a_can_win_now);
     if (can < 0) goto fail;
@@ -675,7 +675,6 @@ static PyObject *turn_actions_in(PyObject *state, long seat) {
     }
 done:
     Py_XDECREF(wild);
-    Py_XDECREF(variant);
     if (attr_set(state, a_turn_cache, out) < 0) {
         Py_DECREF(out);
         return NULL;
@@ -683,7 +682,6 @@ done:
     return out;
 fail:
     Py_XDECREF(wild);
-    Py_XDECREF(variant);
     Py_DECREF(out);
     return NULL;
 }
@@ -759,32 +757,36 @@ static struct PyModuleDef module = {
     -1, methods,
 };
 
-#define NAME(var, text) if (!((var) = PyUnicode_InternFromString(text))) return NULL
+/* every name this file reads or calls, interned once */
+static const struct { PyObject **slot; const char *text; } NAMES[] = {
+    {&S_HU, "hu"}, {&S_CHI, "chi"}, {&S_X, "X"}, {&S_P, "P"}, {&S_D, "D"},
+    {&a_concealed, "concealed"}, {&a_discards, "discards"}, {&a_seat_log, "seat_log"},
+    {&a_wild, "wild"}, {&a_first_turn, "first_turn"}, {&a_after_kong, "after_kong"},
+    {&a_drawn, "drawn"}, {&a_follows_discard, "_follows_discard"},
+    {&a_variant_state, "variant_state"}, {&a_rules, "rules"}, {&a_on_event, "on_event"},
+    {&a_claim_options, "_claim_options"}, {&a_window_options, "window_options"},
+    {&a_window_seats, "window_seats"}, {&a_decisions, "decisions"}, {&a_phase, "phase"},
+    {&a_turn_cache, "_turn_cache"}, {&a_window_from, "window_from"},
+    {&a_window_tile, "window_tile"}, {&a_hi, "hi"}, {&a_lo, "lo"}, {&a_variant, "variant"},
+    {&a_draw_end_live, "draw_end_live"}, {&a_end_draw, "_end_draw"}, {&a_wall, "wall"},
+    {&a_receive, "_receive"}, {&a_follows_draw, "_follows_draw"},
+    {&a_last_drawer, "last_drawer"}, {&a_current, "current"}, {&a_can_win_now, "can_win_now"},
+    {&a_missed_win, "missed_win"}, {&a_missed_peng, "missed_peng"},
+    {&a_claim_end_live, "claim_end_live"}, {&a_final_live, "final_live"},
+    {&a_last_turn, "last_turn"}, {&a_final_turn, "final_turn"}, {&a_claims, "claims"},
+    {&a_wild_discard_claims, "wild_discard_claims"}, {&a_meld_wilds, "meld_wilds"},
+    {&a_melds, "melds"}, {&a_shapes, "shapes"}, {&a_kong_min_live, "kong_min_live"},
+    {&a_limits_self_draw, "_limits_self_draw"}, {&a_can_self_draw, "can_self_draw"},
+    {&a_instant_win, "instant_win"}, {&a_filters_turn, "_filters_turn"},
+    {&a_filter_turn, "filter_turn"}, {&a_own_kongs, "_own_kongs"}, {&a_history, "history"},
+    {&a_auto_pass, "auto_pass"}, {&a_result, "result_"}, {&a_kind, "kind"}, {&a_tiles, "tiles"},
+    {&k_wild, "wild"}, {&k_seven_pairs, "seven_pairs"},
+    {&k_thirteen_orphans, "thirteen_orphans"},
+};
 
 PyMODINIT_FUNC PyInit__speedups(void) {
-    NAME(S_HU, "hu"); NAME(S_CHI, "chi"); NAME(S_X, "X"); NAME(S_P, "P"); NAME(S_D, "D");
-    NAME(a_concealed, "concealed"); NAME(a_discards, "discards"); NAME(a_seat_log, "seat_log");
-    NAME(a_wild, "wild"); NAME(a_first_turn, "first_turn"); NAME(a_after_kong, "after_kong");
-    NAME(a_drawn, "drawn"); NAME(a_follows_discard, "_follows_discard");
-    NAME(a_variant_state, "variant_state"); NAME(a_rules, "rules"); NAME(a_on_event, "on_event");
-    NAME(a_claim_options, "_claim_options"); NAME(a_window_options, "window_options");
-    NAME(a_window_seats, "window_seats"); NAME(a_decisions, "decisions"); NAME(a_phase, "phase");
-    NAME(a_turn_cache, "_turn_cache"); NAME(a_window_from, "window_from");
-    NAME(a_window_tile, "window_tile"); NAME(a_hi, "hi"); NAME(a_lo, "lo");
-    NAME(a_variant, "variant"); NAME(a_draw_end_live, "draw_end_live");
-    NAME(a_end_draw, "_end_draw"); NAME(a_wall, "wall"); NAME(a_receive, "_receive");
-    NAME(a_follows_draw, "_follows_draw"); NAME(a_last_drawer, "last_drawer");
-    NAME(a_current, "current"); NAME(a_can_win_now, "can_win_now");
-    NAME(a_missed_win, "missed_win"); NAME(a_missed_peng, "missed_peng");
-    NAME(a_claim_end_live, "claim_end_live"); NAME(a_final_live, "final_live");
-    NAME(a_last_turn, "last_turn"); NAME(a_final_turn, "final_turn"); NAME(a_claims, "claims");
-    NAME(a_wild_discard_claims, "wild_discard_claims"); NAME(a_meld_wilds, "meld_wilds");
-    NAME(a_melds, "melds"); NAME(a_shapes, "shapes"); NAME(a_kong_min_live, "kong_min_live");
-    NAME(a_limits_self_draw, "_limits_self_draw"); NAME(a_can_self_draw, "can_self_draw");
-    NAME(a_instant_win, "instant_win"); NAME(a_filters_turn, "_filters_turn");
-    NAME(a_filter_turn, "filter_turn"); NAME(a_own_kongs, "_own_kongs");
-    NAME(a_history, "history"); NAME(a_auto_pass, "auto_pass"); NAME(a_result, "result_"); NAME(a_kind, "kind"); NAME(a_tiles, "tiles"); NAME(k_wild, "wild"); NAME(k_seven_pairs, "seven_pairs");
-    NAME(k_thirteen_orphans, "thirteen_orphans");
+    for (size_t i = 0; i < sizeof(NAMES) / sizeof(NAMES[0]); i++)
+        if (!(*NAMES[i].slot = PyUnicode_InternFromString(NAMES[i].text))) return NULL;
     if (!(EMPTY = PyTuple_New(0))) return NULL;
     return PyModule_Create(&module);
 }
