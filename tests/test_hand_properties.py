@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -190,3 +191,63 @@ def test_ready_honor_wild_thirteen_orphans() -> None:
     assert waits(hand, **kw) == frozenset()
     assert not any(_wins_ignoring_copies([*hand, k], kw) for k in range(34))
     assert shanten(hand, **kw) > 0
+
+
+@fixed(1500)
+@given(st.data())
+def test_discard_shanten_is_the_shanten_of_each_discard(data: st.DataObject) -> None:
+    """discard_shanten (C) gives, kind by kind, the shanten of the hand less one tile of
+    that kind, and -2 where the hand holds none; the pure Python one gives the same."""
+    from majiang.hand import discard_shanten
+    from majiang.hand.analysis import _py_discard_shanten
+
+    kw = data.draw(options())
+    hand = data.draw(parts((2, 5, 8, 11, 14, 14), kw["wild"]))
+    got = discard_shanten(hand, **kw)
+    assert got == _py_discard_shanten(hand, **kw), _show(hand, kw)
+    for t in range(34):
+        if t in hand:
+            rest = list(hand)
+            rest.remove(t)
+            assert got[t] == shanten(rest, **kw), (_show(hand, kw), t)
+        else:
+            assert got[t] == -2
+
+
+@pytest.mark.parametrize("bad", [[0, 0, 0], list(range(13)), list(range(15))])
+def test_discard_shanten_refuses_a_hand_that_is_not_3n_plus_2(bad: list[int]) -> None:
+    from majiang.hand import discard_shanten
+    from majiang.hand.analysis import _py_discard_shanten
+
+    for f in (discard_shanten, _py_discard_shanten):
+        with pytest.raises(ValueError, match=r"3n\+2"):
+            f(bad)
+
+
+@fixed(1500)
+@given(st.data())
+def test_draw_shanten_is_the_shanten_of_each_draw(data: st.DataObject) -> None:
+    """draw_shanten (C) gives, kind by kind, the shanten of the hand with one more tile of
+    that kind, and -2 where it holds four; the pure Python one gives the same."""
+    from majiang.hand import draw_shanten
+    from majiang.hand.analysis import _py_draw_shanten
+
+    kw = data.draw(options())
+    hand = data.draw(parts((1, 4, 7, 10, 13, 13), kw["wild"]))
+    got = draw_shanten(hand, **kw)
+    assert got == _py_draw_shanten(hand, **kw), _show(hand, kw)
+    for t in range(34):
+        if hand.count(t) < 4:
+            assert got[t] == shanten([*hand, t], **kw), (_show(hand, kw), t)
+        else:
+            assert got[t] == -2
+
+
+@pytest.mark.parametrize("bad", [[0, 0, 0], list(range(14)), []])
+def test_draw_shanten_refuses_a_hand_that_is_not_3n_plus_1(bad: list[int]) -> None:
+    from majiang.hand import draw_shanten
+    from majiang.hand.analysis import _py_draw_shanten
+
+    for f in (draw_shanten, _py_draw_shanten):
+        with pytest.raises(ValueError, match=r"3n\+1"):
+            f(bad)

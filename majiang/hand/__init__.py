@@ -7,6 +7,8 @@ by the tests. The contract is docs/hand-api.md.
 
 from majiang.hand.analysis import (
     any_tile_shape,
+    discard_shanten,
+    draw_shanten,
     is_pairs,
     is_sets,
     is_winning,
@@ -21,6 +23,8 @@ __all__ = [
     "Group",
     "any_tile_shape",
     "decompositions",
+    "discard_shanten",
+    "draw_shanten",
     "is_pairs",
     "is_sets",
     "is_winning",

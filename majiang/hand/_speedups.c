@@ -295,6 +295,72 @@ static PyObject *py_shanten(PyObject *self, PyObject *const *args, Py_ssize_t na
     return PyLong_FromLong(r);
 }
 
+/* Shanten of the hand changed by one tile of each kind in turn (delta -1: one fewer, of
+ * each kind held; +1: one more, of each kind held fewer than four times), as a 34-tuple
+ * with -2 where there is no such hand: every discard's, or every draw's, shanten in one
+ * call (the bots'). A restricted wild asks the Python shanten for that hand, as
+ * shanten() does. */
+static PyObject *shanten_each(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                              const char *fname, int delta) {
+    PyObject *tiles; long wild; int flags; Hand h;
+    if (parse_args(args, nargs, kwnames, fname, &tiles, &wild, &flags) < 0) return NULL;
+    if (ensure_tables() < 0 || read_hand(tiles, wild, &h) < 0) return NULL;
+    if (h.n % 3 != (delta < 0 ? 2 : 1) || h.n > 14 + (delta < 0 ? 0 : -1))
+        return PyErr_Format(PyExc_ValueError, "%s takes %d tiles; expected %s", fname, h.n,
+                            delta < 0 ? "3n+2 tiles (2, 5, 8, 11 or 14)"
+                                      : "3n+1 tiles (1, 4, 7, 10 or 13)");
+    PyObject *out = PyTuple_New(34);
+    if (!out) return NULL;
+    for (int t = 0; t < 34; t++) {
+        long r = -2;
+        if (delta < 0 ? h.cnt[t] > 0 : h.cnt[t] < 4) {
+            if (t == wild) h.w += delta; else h.key[SUIT[t]] += delta * W5[t];
+            r = shanten_core(h.key, h.w, h.n + delta, flags);
+            if (t == wild) h.w -= delta; else h.key[SUIT[t]] -= delta * W5[t];
+            if (r == RESTRICTED) {  /* this one hand through the Python shanten */
+                PyObject *other = PyList_New(0);
+                int bad = !other;
+                for (int u = 0; u < 34 && !bad; u++) {
+                    int c = h.cnt[u] + (u == t ? delta : 0);
+                    for (int k = 0; k < c && !bad; k++)
+                        bad = PyList_Append(other, PyTuple_GET_ITEM(kinds, u)) < 0;
+                }
+                PyObject *stack[8];
+                Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+                if (!bad && nk > 7) {
+                    PyErr_SetString(PyExc_TypeError, "too many keywords");
+                    bad = 1;
+                }
+                PyObject *v = NULL;
+                if (!bad) {
+                    stack[0] = other;
+                    for (Py_ssize_t i = 0; i < nk; i++) stack[1 + i] = args[nargs + i];
+                    v = PyObject_Vectorcall(fallback, stack, 1, kwnames);
+                }
+                Py_XDECREF(other);
+                if (!v) { Py_DECREF(out); return NULL; }
+                r = PyLong_AsLong(v);
+                Py_DECREF(v);
+                if (r == -1 && PyErr_Occurred()) { Py_DECREF(out); return NULL; }
+            }
+        }
+        PyObject *x = PyLong_FromLong(r);
+        if (!x) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, t, x);
+    }
+    return out;
+}
+
+static PyObject *py_discard_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
+    return shanten_each(args, nargs, kwnames, "discard_shanten", -1);
+}
+
+static PyObject *py_draw_shanten(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kwnames) {
+    return shanten_each(args, nargs, kwnames, "draw_shanten", +1);
+}
+
 /* Kinds completing a 3n+1 part, as a sorted tuple of ints (fewer than four held). */
 static PyObject *py_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                           PyObject *kwnames) {
@@ -350,6 +416,11 @@ static PyMethodDef methods[] = {
      METH_FASTCALL | METH_KEYWORDS, "is_winning of a hand given as 34 counts."},
     {"shanten", (PyCFunction)(void (*)(void))py_shanten, METH_FASTCALL | METH_KEYWORDS,
      "Tile exchanges from complete, minus one: -1 complete, 0 ready."},
+    {"discard_shanten", (PyCFunction)(void (*)(void))py_discard_shanten,
+     METH_FASTCALL | METH_KEYWORDS,
+     "The shanten after discarding one tile of each held kind (-2 where none is held)."},
+    {"draw_shanten", (PyCFunction)(void (*)(void))py_draw_shanten, METH_FASTCALL | METH_KEYWORDS,
+     "The shanten after drawing one tile of each kind (-2 where four are held)."},
     {"waits", (PyCFunction)(void (*)(void))py_waits, METH_FASTCALL | METH_KEYWORDS,
      "Kinds that complete a 3n+1 part, excluding kinds held four times."},
     {NULL, NULL, 0, NULL}};

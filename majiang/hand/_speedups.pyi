@@ -47,3 +47,23 @@ def shanten(
     wild_numbers_only: bool = False,
     wild_pairs_natural: bool = True,
 ) -> int: ...
+def discard_shanten(
+    tiles: Sequence[int],
+    *,
+    wild: int | None = None,
+    seven_pairs: bool = True,
+    thirteen_orphans: bool = True,
+    quads_as_two_pairs: bool = True,
+    wild_numbers_only: bool = False,
+    wild_pairs_natural: bool = True,
+) -> tuple[int, ...]: ...
+def draw_shanten(
+    tiles: Sequence[int],
+    *,
+    wild: int | None = None,
+    seven_pairs: bool = True,
+    thirteen_orphans: bool = True,
+    quads_as_two_pairs: bool = True,
+    wild_numbers_only: bool = False,
+    wild_pairs_natural: bool = True,
+) -> tuple[int, ...]: ...

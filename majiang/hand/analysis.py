@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 from operator import mul
+from typing import Any
 
 from majiang.hand import _tables
 from majiang.hand._suit import INF, kept
@@ -45,6 +46,8 @@ _EXPECT = {
     "is_winning": "3n+2 tiles (2, 5, 8, 11 or 14)",
     "waits": "3n+1 tiles (1, 4, 7, 10 or 13)",
     "shanten": "1 to 14 tiles, not a multiple of 3",
+    "discard_shanten": "3n+2 tiles (2, 5, 8, 11 or 14)",
+    "draw_shanten": "3n+1 tiles (1, 4, 7, 10 or 13)",
 }
 
 
@@ -417,10 +420,70 @@ def _merge3(a: Sequence[int], b: Sequence[int], top: int) -> list[int]:
     return out
 
 
+def _shanten_each(tiles: Sequence[int], what: str, delta: int, **flags: Any) -> tuple[int, ...]:
+    """The shanten of ``tiles`` changed by one tile of each kind in turn (``delta`` -1: one
+    fewer, of each held kind; +1: one more, of each kind held fewer than four times), by
+    kind, -2 where there is no such hand."""
+    if len(tiles) % 3 != (2 if delta < 0 else 1) or len(tiles) > (14 if delta < 0 else 13):
+        raise _length_error(tiles, what)
+    out = [-2] * 34
+    for t in range(34):
+        held = tiles.count(t)
+        if (held if delta < 0 else 4 - held) <= 0:
+            continue
+        other = list(tiles)
+        if delta < 0:
+            other.remove(t)
+        else:
+            other.append(t)
+        out[t] = _py_shanten(other, **flags)
+    return tuple(out)
+
+
+def _py_discard_shanten(
+    tiles: Sequence[int],
+    *,
+    wild: int | None = None,
+    seven_pairs: bool = True,
+    thirteen_orphans: bool = True,
+    quads_as_two_pairs: bool = True,
+    wild_numbers_only: bool = False,
+    wild_pairs_natural: bool = True,
+) -> tuple[int, ...]:
+    """The shanten of a 3n+2 hand less one tile of each kind it holds, by kind (-2 for a
+    kind it does not hold): every discard's shanten in one call (docs/hand-api.md)."""
+    return _shanten_each(
+        tiles, "discard_shanten", -1, wild=wild, seven_pairs=seven_pairs,
+        thirteen_orphans=thirteen_orphans, quads_as_two_pairs=quads_as_two_pairs,
+        wild_numbers_only=wild_numbers_only, wild_pairs_natural=wild_pairs_natural,
+    )
+
+
+def _py_draw_shanten(
+    tiles: Sequence[int],
+    *,
+    wild: int | None = None,
+    seven_pairs: bool = True,
+    thirteen_orphans: bool = True,
+    quads_as_two_pairs: bool = True,
+    wild_numbers_only: bool = False,
+    wild_pairs_natural: bool = True,
+) -> tuple[int, ...]:
+    """The shanten of a 3n+1 hand with one more tile of each kind, by kind (-2 where it
+    holds four): every draw's shanten in one call (docs/hand-api.md)."""
+    return _shanten_each(
+        tiles, "draw_shanten", +1, wild=wild, seven_pairs=seven_pairs,
+        thirteen_orphans=thirteen_orphans, quads_as_two_pairs=quads_as_two_pairs,
+        wild_numbers_only=wild_numbers_only, wild_pairs_natural=wild_pairs_natural,
+    )
+
+
 is_winning = _py_is_winning
 is_winning_counts = _py_is_winning_counts
 waits = _py_waits
 shanten = _py_shanten
+discard_shanten = _py_discard_shanten
+draw_shanten = _py_draw_shanten
 ACCELERATED = False
 """True when the C accelerator majiang.hand._speedups is in use."""
 
@@ -439,6 +502,8 @@ else:
     is_winning_counts = _speedups.is_winning_counts
     waits = _speedups.waits
     shanten = _speedups.shanten
+    discard_shanten = _speedups.discard_shanten
+    draw_shanten = _speedups.draw_shanten
     ACCELERATED = True
 
 
