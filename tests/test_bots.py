@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from majiang.bots import Bot, GreedyBot, RandomBot, play_hand
 from majiang.bots.arena import arena, mean_ci
@@ -196,3 +198,40 @@ def test_games_between_bots_keep_every_invariant(variant: str) -> None:
     """The conformance checks hold in games played by greedy and random bots."""
     steps = check_variant(variant, {}, games=8, seed=2, bots=["greedy", "random"] * 2)
     assert steps > 8 * 20
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    variant=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 2**32),
+    size=st.sampled_from([2, 5, 8, 11, 14]),
+    melded=st.booleans(),
+)
+def test_each_discard_and_each_draw_are_the_shanten_of_each_hand(
+    variant: str, seed: int, size: int, melded: bool
+) -> None:
+    """The bots' one-call shanten of every discard and every draw (C, majiang.hand) give
+    what the bots computed hand by hand before: _sh of the hand less, or plus, a tile."""
+    from majiang.bots.greedy import _sh, each_discard, each_draw, variant_shapes
+
+    rng = random.Random(seed)
+    flags = variant_shapes(variant)
+    if melded:
+        flags = flags._replace(seven_pairs=False, thirteen_orphans=False)
+    wild = rng.choice([None, 31, rng.randrange(34)])
+    pool = [t for t in range(34) for _ in range(4)]
+    rng.shuffle(pool)
+    hand = pool[:size]
+    every = each_discard(hand, wild, flags)
+    for t in range(34):
+        rest = list(hand)
+        if t in rest:
+            rest.remove(t)
+            assert every[t] == _sh(rest, wild, flags), (hand, wild, t)
+        else:
+            assert every[t] == -2
+    rest = hand[1:]
+    kinds = [k for k in range(34) if rest.count(k) < 4 and rng.random() < 0.5]
+    after = each_draw(rest, wild, flags, kinds)
+    for k in kinds:
+        assert after[k] == _sh([*rest, k], wild, flags), (rest, wild, k)

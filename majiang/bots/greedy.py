@@ -14,6 +14,8 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from majiang.hand import discard_shanten as all_discards
+from majiang.hand import draw_shanten as all_draws
 from majiang.hand import shanten
 from majiang.observation import Observation
 from majiang.rules import get_variant
@@ -75,17 +77,61 @@ def company(hand: Sequence[int], tile: int | None) -> int:
     return sum(1 for t in hand if t // 9 == tile // 9 and t < 27 and abs(t - tile) <= 2)
 
 
+def each_discard(hand: Sequence[int], wild: int | None, f: Shapes) -> Sequence[int]:
+    """The shanten left by discarding one tile of each kind, by kind (-2 where ``hand``
+    holds none): ``majiang.hand.discard_shanten`` under the flags ``f`` for 3n+2 tiles,
+    ``_sh`` kind by kind for any other count."""
+    if len(hand) % 3 != 2 or len(hand) > 14:
+        out = [-2] * 34
+        for t in set(hand):
+            rest = list(hand)
+            rest.remove(t)
+            out[t] = _sh(rest, wild, f)
+        return out
+    return all_discards(
+        hand,
+        wild=wild,
+        seven_pairs=f.seven_pairs,
+        thirteen_orphans=f.thirteen_orphans,
+        quads_as_two_pairs=f.quads_as_two_pairs,
+        wild_numbers_only=f.wild_numbers_only,
+    )
+
+
+def each_draw(
+    hand: Sequence[int], wild: int | None, f: Shapes, kinds: Sequence[int]
+) -> Sequence[int]:
+    """The shanten after drawing one tile of each kind, by kind, for at least the
+    ``kinds`` asked, each with a copy left to draw (-2 for a kind not asked, or held four
+    times):
+    ``majiang.hand.draw_shanten`` under the flags ``f`` for 3n+1 tiles, which computes all
+    34 in C at once; ``_sh`` for the asked kinds alone with a wild that stands only for
+    numbers (a drawn honor makes that hand the Python shanten's: not to be asked of kinds
+    not in play) or for any other count."""
+    if len(hand) % 3 != 1 or len(hand) > 13 or (f.wild_numbers_only and wild is not None):
+        out = [-2] * 34
+        other = list(hand)
+        for t in kinds:  # the caller asks only kinds with a copy left to draw
+            other.append(t)
+            out[t] = _sh(other, wild, f)
+            other.pop()
+        return out
+    return all_draws(
+        hand,
+        wild=wild,
+        seven_pairs=f.seven_pairs,
+        thirteen_orphans=f.thirteen_orphans,
+        quads_as_two_pairs=f.quads_as_two_pairs,
+        wild_numbers_only=f.wild_numbers_only,
+    )
+
+
 def discard_shanten(
     hand: Sequence[int], tiles: Sequence[int], wild: int | None, flags: Shapes
 ) -> dict[int, int]:
     """The shanten left by discarding each distinct kind of ``tiles`` from ``hand``."""
-    out: dict[int, int] = {}
-    for t in tiles:
-        if t not in out:
-            rest = list(hand)
-            rest.remove(t)
-            out[t] = _sh(rest, wild, flags)
-    return out
+    every = each_discard(hand, wild, flags)
+    return {t: every[t] for t in tiles}
 
 
 def kong_now(
@@ -135,10 +181,7 @@ def claim_choice(
             elif sh <= now + kong_slack and not a.tiles:
                 slack_kong = a
             continue
-        after = min(
-            (_sh([x for j, x in enumerate(rest) if j != i], wild, flags) for i in range(len(rest))),
-            default=99,
-        )
+        after = min((x for x in each_discard(rest, wild, flags) if x != -2), default=99)
         if after < best_sh:
             best, best_sh = a, after
         elif peng_keeps and after <= now and a.type == "peng":
@@ -204,10 +247,11 @@ class GreedyBot:
         safe = [a for a in discards if a.tile != wild] or discards
         best: list[tuple[Action, list[int]]] = []
         low = 99
+        every = each_discard(hand, wild, flags)
         for a in safe:
             rest = list(hand)
             rest.remove(a.tile)  # type: ignore[arg-type]
-            sh = _sh(rest, wild, flags)
+            sh = every[a.tile]  # type: ignore[index]
             if sh < low:
                 low, best = sh, [(a, rest)]
             elif sh == low:
@@ -240,24 +284,9 @@ class GreedyBot:
         unseen = self._unseen(obs, hand)
         candidates = self._near(obs, hand, wild, unseen)
         scored = []
-        sp, to, quads, numbers = flags
         for a, rest in best:
-            gain = 0
-            for k in candidates:
-                rest.append(k)
-                if (
-                    shanten(
-                        rest,
-                        wild=wild,
-                        seven_pairs=sp,
-                        thirteen_orphans=to,
-                        quads_as_two_pairs=quads,
-                        wild_numbers_only=numbers,
-                    )
-                    < low
-                ):
-                    gain += unseen[k]
-                rest.pop()
+            after = each_draw(rest, wild, flags, candidates)
+            gain = sum(unseen[k] for k in candidates if -2 < after[k] < low)
             scored.append((gain, a))
         return scored
 

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from majiang.bots.greedy import (
     GreedyBot,
     Shapes,
-    _sh,
     claim_choice,
     company,
     discard_shanten,
+    each_draw,
     kong_now,
 )
 from majiang.hand.analysis import any_tile_shape, is_pairs, waits
@@ -281,9 +281,11 @@ class GreedyPlusBot(GreedyBot):
         copies times the widest wait (unseen winning tiles) the best discard then keeps."""
         total = 0.0
         sp, to, quads, numbers = flags
-        for k in self._near(obs, rest, wild, unseen):
+        near = self._near(obs, rest, wild, unseen)
+        after = each_draw(rest, wild, flags, near)
+        for k in near:
             rest.append(k)
-            if _sh(rest, wild, flags) <= 0:
+            if -2 < after[k] <= 0:
                 unseen[k] -= 1
                 best = 0
                 for e in set(rest):

@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Literal
 
-from majiang.bots.greedy import Shapes, _sh, claim_choice, company, variant_shapes
+from majiang.bots.greedy import Shapes, claim_choice, company, each_discard, variant_shapes
 from majiang.bots.plus import GreedyPlusBot, threats, tile_danger
 from majiang.engine.state import HandState
 from majiang.engine.world import sample_hidden, world_from_observation
@@ -78,12 +78,11 @@ class RolloutBot:
             return claim_choice(tile, legal, hand, wild, self.flags)
         low = 99
         ties: list[int] = []
+        every = each_discard(hand, wild, self.flags)
         for t in set(hand):
             if t == wild:
                 continue
-            rest = list(hand)
-            rest.remove(t)
-            sh = _sh(rest, wild, self.flags)
+            sh = every[t]
             if sh < low:
                 low, ties = sh, [t]
             elif sh == low:
@@ -167,21 +166,15 @@ class SearchBot:
         scored: list[tuple[int, int, Action]] = []
         seen: set[int | None] = {choice.tile} if choice.type == "discard" else set()
         low = 99
+        every = each_discard(hand, wild, flags)
         for a in legal:
             if a.type != "discard" or a.tile in seen or a.tile == wild or a.tile is None:
                 continue
             seen.add(a.tile)
-            rest = list(hand)
-            rest.remove(a.tile)
-            sh = _sh(rest, wild, flags)
+            sh = every[a.tile]
             low = min(low, sh)
             scored.append((sh, company(hand, a.tile), a))
-        if choice.type == "discard" and choice.tile is not None:
-            rest = list(hand)
-            rest.remove(choice.tile)
-            mine = _sh(rest, wild, flags)
-        else:
-            mine = low
+        mine = every[choice.tile] if choice.type == "discard" and choice.tile is not None else low
         if mine > NEAR or mine > low:
             # far from ready, or the prior chose a slower tile on purpose (a one-suit
             # hand, a fold): a plan the rollouts' fast policy would not follow
