@@ -130,6 +130,8 @@ class SearchBot:
         """Decisions that were searched (the rest were the prior's alone)."""
         self.changed = 0
         """Searched decisions where the search left the prior's choice."""
+        self.worlds = 0
+        """Worlds played out over all searched decisions (the budget's yield)."""
 
     def act(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The searched choice among ``legal``, or the prior's where there is nothing to
@@ -223,6 +225,7 @@ class SearchBot:
                 rollout(world, flags, seat if self.own_plan else None, seed + i)
                 outcomes[j].append(world.result().deltas[seat])
         base = outcomes[0]
+        self.worlds += len(base)
         best, best_gain = cands[0], 0.0
         if len(base) < MIN_SWITCH:
             return best
