@@ -171,3 +171,55 @@ def test_bad_arguments_are_refused_by_name() -> None:
         fast.discard(state, "east", 0)
     with pytest.raises(ValueError, match="seat 0-3"):
         fast.turn_actions(state, -1)
+
+
+def _table_game(variant: str, seed: int) -> list[object]:
+    """One seeded hand through the RL table (play_listed's C path), random legal indexes:
+    every index played and the hand's deltas."""
+    from majiang.rl.table import Table
+
+    table = Table(variant)
+    table.start(seed)
+    rng = random.Random(seed)
+    out: list[object] = []
+    while not table.done:
+        legal = table.legal()
+        index = legal[rng.randrange(len(legal))]
+        out.append(index)
+        deltas = table.play(index)
+        if deltas is not None:
+            out.append(tuple(deltas))
+    return out
+
+
+def test_threads_calling_into_the_accelerator_get_the_hands_one_thread_gets() -> None:
+    """A variant's hooks run Python from inside the C calls, and Python lets other threads
+    in (the server decides for bots in threads): four threads playing hangzhou and
+    taizhou hands (followed events, turn filters) with a tiny switch interval get every
+    hand exactly as one thread alone does."""
+    import threading
+
+    jobs = [(v, seed) for v in ("hangzhou", "taizhou", "guangdong", "hainan") for seed in range(6)]
+    alone = {job: _table_game(*job) for job in jobs}
+    together: dict[tuple[str, int], list[object]] = {}
+    failures: list[BaseException] = []
+
+    def work(mine: list[tuple[str, int]]) -> None:
+        try:
+            for job in mine:
+                together[job] = _table_game(*job)
+        except BaseException as exc:  # reported below, not lost in the thread
+            failures.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work, args=(jobs[i::4],)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures, failures
+    assert together == alone

@@ -26,11 +26,19 @@ static PyObject *a_concealed, *a_discards, *a_seat_log, *a_wild, *a_first_turn,
     *a_auto_pass;
 
 
+/* Per thread: a hook called from here runs Python, which may let another thread in and
+ * through these same entry points (the server's bot threads). */
+#if defined(_MSC_VER)
+#define PER_THREAD __declspec(thread)
+#else
+#define PER_THREAD _Thread_local
+#endif
+
 /* The state being worked on and its instance dict: its attributes are read and written
  * there directly (HandState has no slots and no descriptor for any name used here; a
  * name missing from the dict is looked up as an attribute). Saved and restored around
  * each entry point, as hooks called from here may call back in. */
-static PyObject *CUR = NULL, *CUR_DICT = NULL;
+static PER_THREAD PyObject *CUR = NULL, *CUR_DICT = NULL;
 
 static PyObject *attr_get(PyObject *o, PyObject *name) {
     if (o == CUR) {
@@ -192,7 +200,7 @@ typedef struct {
     long draw_end, claim_end, final, kong_min;
     int has_final;
 } Facts;
-static Facts FACTS = {NULL, NULL, NULL, 0, 0, 0, 0, 0};
+static PER_THREAD Facts FACTS = {NULL, NULL, NULL, 0, 0, 0, 0, 0};
 
 static const Facts *facts(PyObject *state) {
     PyObject *variant = attr_get(state, a_variant);
