@@ -51,27 +51,8 @@ def per_tile() -> None:
     import majiang.bots.plus as plus
     import majiang.bots.search as search
 
-    def each_discard(hand: Sequence[int], wild: int | None, f: greedy.Shapes) -> list[int]:
-        out = [-2] * 34
-        for t in set(hand):
-            rest = list(hand)
-            rest.remove(t)
-            out[t] = greedy._sh(rest, wild, f)
-        return out
-
-    def each_draw(
-        hand: Sequence[int], wild: int | None, f: greedy.Shapes, kinds: Sequence[int]
-    ) -> list[int]:
-        out = [-2] * 34
-        other = list(hand)
-        for t in kinds:
-            other.append(t)
-            out[t] = greedy._sh(other, wild, f)
-            other.pop()
-        return out
-
-    greedy.each_discard = search.each_discard = each_discard  # type: ignore[assignment]
-    greedy.each_draw = plus.each_draw = each_draw  # type: ignore[assignment]
+    greedy.each_discard = search.each_discard = greedy.discards_per_tile  # type: ignore[assignment]
+    greedy.each_draw = plus.each_draw = greedy.draws_per_tile  # type: ignore[assignment]
 
 
 def measure(variant: str, name: str, hands: int) -> tuple[float, float, float, float]:

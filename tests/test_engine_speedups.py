@@ -47,8 +47,8 @@ def _play_both(
     variant: str, seed: int, choices: random.Random, steer: bool = False
 ) -> tuple[int, int, int]:
     """One hand played twice from the same deal: ``a`` by ``apply`` then ``auto_pass`` (the
-    Python reference), ``b`` by ``apply_listed(then_pass=True)`` or ``play_listed`` for the
-    turn's listed action (the C path for discards); compared after every step. Returns the discards
+    Python reference), ``b`` by ``play_listed`` for the turn's listed action (the C path
+    for discards); compared after every step. Returns the discards
     taken by C with the window closed at once and with it left open, and the turn lists
     holding hu. ``steer``: discards
     keep shanten low and wins are taken (majiang.testing), so that turn lists with hu,
@@ -78,10 +78,7 @@ def _play_both(
         legal = a.legal_actions(seat)
         if a.phase is Phase.TURN and seat == a.current:
             own = b._turn_actions(seat)
-            if (closed + opened) % 2:  # both entries: the function and the method
-                state_module.play_listed(b, own[legal.index(action)])
-            else:
-                b.apply_listed(own[legal.index(action)], then_pass=True)
+            state_module.play_listed(b, own[legal.index(action)])
             if action.type is ActionType.DISCARD:
                 if b.phase is Phase.TURN:
                     closed += 1
@@ -127,6 +124,7 @@ def test_then_pass_without_the_accelerator_is_apply_then_auto_pass(
     variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(state_module, "_FAST", None)
+    monkeypatch.setattr(state_module, "play_listed", state_module._py_play_listed)
     choices = random.Random(11)
     closed = 0
     for seed in range(8):
@@ -163,14 +161,18 @@ def test_bad_arguments_are_refused_by_name() -> None:
     state = Match(v, v.resolve_options(None), 1).new_hand()
     fast = state_module._FAST
     assert fast is not None
-    with pytest.raises(ValueError, match="seat 0-3"):
-        fast.discard(state, 4, 0)
-    with pytest.raises(ValueError, match="kind 0-33"):
-        fast.discard(state, 0, 34)
-    with pytest.raises(TypeError):
-        fast.discard(state, "east", 0)
+    before = _everything(state)
+    with pytest.raises(TypeError, match=r"play_listed\(state, action\)"):
+        fast.play_listed(state)  # type: ignore[call-arg]
+    with pytest.raises(IllegalActionError):  # a seat 4, a flower: apply's checks refuse them
+        fast.play_listed(state, Action(4, ActionType.DISCARD, 0))
+    with pytest.raises(IllegalActionError):
+        fast.play_listed(state, Action(state.current, ActionType.DISCARD, 34))
+    assert _everything(state) == before
     with pytest.raises(ValueError, match="seat 0-3"):
         fast.turn_actions(state, -1)
+    with pytest.raises(TypeError):
+        fast.turn_actions(state, "east")
 
 
 def _table_game(variant: str, seed: int) -> list[object]:

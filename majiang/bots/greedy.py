@@ -77,17 +77,35 @@ def company(hand: Sequence[int], tile: int | None) -> int:
     return sum(1 for t in hand if t // 9 == tile // 9 and t < 27 and abs(t - tile) <= 2)
 
 
+def discards_per_tile(hand: Sequence[int], wild: int | None, f: Shapes) -> list[int]:
+    """``each_discard`` one hand at a time: ``_sh`` of ``hand`` less each held kind."""
+    out = [-2] * 34
+    for t in set(hand):
+        rest = list(hand)
+        rest.remove(t)
+        out[t] = _sh(rest, wild, f)
+    return out
+
+
+def draws_per_tile(
+    hand: Sequence[int], wild: int | None, f: Shapes, kinds: Sequence[int]
+) -> list[int]:
+    """``each_draw`` one hand at a time: ``_sh`` of ``hand`` plus each of ``kinds``."""
+    out = [-2] * 34
+    other = list(hand)
+    for t in kinds:  # the caller asks only kinds with a copy left to draw
+        other.append(t)
+        out[t] = _sh(other, wild, f)
+        other.pop()
+    return out
+
+
 def each_discard(hand: Sequence[int], wild: int | None, f: Shapes) -> Sequence[int]:
     """The shanten left by discarding one tile of each kind, by kind (-2 where ``hand``
     holds none): ``majiang.hand.discard_shanten`` under the flags ``f`` for 3n+2 tiles,
-    ``_sh`` kind by kind for any other count."""
+    ``discards_per_tile`` for any other count."""
     if len(hand) % 3 != 2 or len(hand) > 14:
-        out = [-2] * 34
-        for t in set(hand):
-            rest = list(hand)
-            rest.remove(t)
-            out[t] = _sh(rest, wild, f)
-        return out
+        return discards_per_tile(hand, wild, f)
     return all_discards(
         hand,
         wild=wild,
@@ -105,17 +123,11 @@ def each_draw(
     ``kinds`` asked, each with a copy left to draw (-2 for a kind not asked, or held four
     times):
     ``majiang.hand.draw_shanten`` under the flags ``f`` for 3n+1 tiles, which computes all
-    34 in C at once; ``_sh`` for the asked kinds alone with a wild that stands only for
-    numbers (a drawn honor makes that hand the Python shanten's: not to be asked of kinds
-    not in play) or for any other count."""
+    34 in C at once; ``draws_per_tile`` for the asked kinds alone with a wild that stands
+    only for numbers (a drawn honor makes that hand the Python shanten's: not to be asked
+    of kinds not in play) or for any other count."""
     if len(hand) % 3 != 1 or len(hand) > 13 or (f.wild_numbers_only and wild is not None):
-        out = [-2] * 34
-        other = list(hand)
-        for t in kinds:  # the caller asks only kinds with a copy left to draw
-            other.append(t)
-            out[t] = _sh(other, wild, f)
-            other.pop()
-        return out
+        return draws_per_tile(hand, wild, f, kinds)
     return all_draws(
         hand,
         wild=wild,

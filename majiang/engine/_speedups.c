@@ -347,15 +347,12 @@ static int next_draw(PyObject *state, long discarder) {
     return receive(state, seat, t);
 }
 
-PyDoc_STRVAR(discard_doc,
-"discard(state, seat, t)\n--\n\n"
-"Seat's discard of kind t, already checked against its turn list and written to the\n"
-"history: the tile leaves the hand, the claim window opens, and when no seat has a\n"
-"claim it closes at once, the next seat draws and its turn list is built\n"
-"(HandState.apply_listed, then_pass). True then; False with the window left open.");
-
 static PyObject *turn_actions_in(PyObject *state, long seat);
 
+/* Seat's discard of kind t, already checked against its turn list and written to the
+ * history: the tile leaves the hand, the claim window opens, and when no seat has a claim
+ * it closes at once, the next seat draws and its turn list is built (_apply_turn, then
+ * auto_pass's common case). True then; False with the window left open. */
 static PyObject *discard_in(PyObject *state, long seat, long t) {
     long wild;
     /* _apply_turn's discard branch */
@@ -475,21 +472,6 @@ static int ask_rules(PyObject *state, PyObject *name, long seat) {
     return yes;
 }
 
-static PyObject *discard(PyObject *self, PyObject *args) {
-    PyObject *state;
-    long seat, t;
-    Saved saved;
-    if (!PyArg_ParseTuple(args, "Oll:discard", &state, &seat, &t)) return NULL;
-    if (seat < 0 || seat > 3 || t < 0 || t > 33) {
-        PyErr_SetString(PyExc_ValueError, "discard: a seat 0-3 and a kind 0-33");
-        return NULL;
-    }
-    if (enter(state, &saved) < 0) return NULL;
-    PyObject *r = discard_in(state, seat, t);
-    leave(&saved);
-    return r;
-}
-
 /* a small int object's value (a seat, a tile), or -1 for anything else */
 static long small(PyObject *v) {
     if (!PyLong_CheckExact(v)) return -1;
@@ -521,8 +503,8 @@ static int own_discard(PyObject *state, PyObject *action, long *seat, long *t) {
 PyDoc_STRVAR(play_listed_doc,
 "play_listed(state, action)\n--\n\n"
 "state.apply_listed(action, then_pass=True) (majiang.engine.state.play_listed): a discard\n"
-"of the turn's own list here, written to the history, then as discard(); any other\n"
-"action through the Python method.");
+"of the turn's own list here, written to the history, then through its window to the\n"
+"next draw; any other action through the Python method.");
 
 static PyObject *play_listed(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
@@ -752,7 +734,6 @@ static PyObject *init(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
-    {"discard", discard, METH_VARARGS, discard_doc},
     {"play_listed", (PyCFunction)(void (*)(void))play_listed, METH_FASTCALL, play_listed_doc},
     {"turn_actions", turn_actions, METH_VARARGS, turn_actions_doc},
     {"init", init, METH_VARARGS, init_doc},

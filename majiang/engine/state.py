@@ -547,7 +547,8 @@ class HandState:
         change (a driver indexing ``legal_actions``' list: majiang.rl.table): the same
         transition without finding it in the list again; any other action goes to
         ``apply``. ``then_pass``: ``auto_pass`` follows at once (a driver that always calls
-        it next), which lets a discard nobody can claim go straight to the next draw."""
+        it next); ``play_listed`` is this with the accelerator's discard path, and this
+        method its reference."""
         if (
             self._turn_cache is None
             or self.phase is not P_TURN
@@ -558,16 +559,10 @@ class HandState:
             if then_pass:
                 self.auto_pass()
             return
-        kind = action.type
-        if kind == A_PASS and self._passed_unlisted(action.seat):
+        if action.type == A_PASS and self._passed_unlisted(action.seat):
             self.history.append(action)  # as apply: the window's decision listed first
         self.history.append(action)
         self._turn_cache = None
-        if then_pass and kind is A_DISCARD and _FAST is not None:
-            # _apply_turn, then auto_pass's common case, in C: False if a seat may claim
-            if not _FAST.discard(self, action.seat, action.tile):
-                self.auto_pass()
-            return
         self._apply_turn(action)
         if then_pass:
             self.auto_pass()
