@@ -9,6 +9,8 @@ import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
 import { confirmBox, countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
 
 const LOG_KEEP = 40;
+/** The buttons that ask the server for something: refused on the page while it is offline. */
+const PLAY_ACTS = new Set(["action", "discard-selected", "ready", "auto", "dissolve-yes", "dissolve-no", "escape", "add-bot", "remove-bot"]);
 
 /** Remove tiles (single tiles) from notation, as a hand event does to the viewer's hand. */
 function removeTiles(hand, tiles) {
@@ -52,6 +54,11 @@ export class Game {
     this.acted = 0; // actions sent so far ...
     this.drawnActed = 0; // ... and how many of them the screen drawn last had seen
     this.stopped = false;
+    this.offline = false; // the connection dropped: no action until a snapshot on a new socket
+    this.legalGen = 0; // how many times `legal` was set from the server ...
+    this.drawnGen = 0; // ... and which of them the buttons on screen were drawn for
+    this.inert = false; // an action was sent: nothing more until the next `legal` arrives
+    this.sentAt = 0; // when the last action was sent (Date.now())
     this.botChoice = {}; // seat -> the bot chosen in its select (kept across redraws)
     app.onclick = (e) => this.click(e);
     app.onchange = (e) => {
@@ -157,6 +164,7 @@ export class Game {
       if (this.ws !== ws) return;
       this.connected = false;
       if (this.stopped) return;
+      this.offline = true;
       if (e.code === 4401) {
         dropSeat(this.number);
         this.held = null;
@@ -218,6 +226,8 @@ export class Game {
 
   onSnapshot(msg) {
     this.snapshots = (this.snapshots || 0) + 1;
+    this.offline = false;
+    this.newLegal();
     this.waitingSnapshot = false;
     this.seq = msg.seq;
     this.room = msg.room;
@@ -238,6 +248,12 @@ export class Game {
     }
   }
 
+  /** The server set `legal` anew: the buttons drawn next may act again. */
+  newLegal() {
+    this.legalGen += 1;
+    this.inert = false;
+  }
+
   addLog(line) {
     this.log.push(line);
     if (this.log.length > LOG_KEEP) this.log.shift();
@@ -246,6 +262,7 @@ export class Game {
   onEvent(msg, fresh) {
     const ev = msg.event;
     this.legal = msg.legal || [];
+    this.newLegal();
     this.deadline = msg.deadline;
     if (fresh) this.restrictions = msg.restrictions || []; // an echo of an own decision tells none
     if (ev.type === "hand_start") {
@@ -364,6 +381,7 @@ export class Game {
     this.handEnd = msg;
     this.view = null;
     this.legal = [];
+    this.newLegal();
     this.restrictions = [];
     this.deadline = msg.deadline;
     this.room.totals = msg.totals;
@@ -434,8 +452,12 @@ export class Game {
   }
 
   // -- the player's decisions ----------------------------------------------------------------
+  /** Send one decision; at most one per `legal` the server sent (a double tap sends one). */
   act(action) {
+    if (!action || this.inert || this.offline) return;
     this.send({ type: "action", action });
+    this.inert = true;
+    this.sentAt = Date.now();
     this.acted += 1;
     this.legal = [];
     this.selected = null;
@@ -444,13 +466,22 @@ export class Game {
 
   click(e) {
     const tile = e.target.closest("[data-tile]");
-    if (tile && this.app.contains(tile) && tile.closest(".hand.own")) {
+    const own = tile && this.app.contains(tile) && tile.closest(".hand.own");
+    const el = own ? null : e.target.closest("[data-act]");
+    const what = el ? el.getAttribute("data-act") : null;
+    if ((own || PLAY_ACTS.has(what)) && this.offline) {
+      toast(t("offline_wait")); // the seat is not live: nothing would reach the server
+      return;
+    }
+    if (own) {
       this.tapTile(tile.getAttribute("data-tile"));
       return;
     }
-    const el = e.target.closest("[data-act]");
     if (!el) return;
-    const what = el.getAttribute("data-act");
+    // a button drawn for an older `legal`, or the second click of a double click that
+    // already sent, is not a new decision
+    const stale = this.drawnGen !== this.legalGen || (e.detail > 1 && Date.now() - this.sentAt < 800);
+    if ((what === "action" || what === "discard-selected") && stale) return;
     if (what === "action") this.act(this.legal[Number(el.getAttribute("data-i"))]);
     else if (what === "discard-selected") this.discard(this.selected);
     else if (what === "ready") this.send({ type: "ready" });
@@ -491,6 +522,7 @@ export class Game {
   }
 
   tapTile(tile) {
+    if (this.inert) return; // a discard or claim was just sent: the hand waits for the server
     if (this.selected === tile && this.discardAction(tile)) {
       this.discard(tile);
       return;
@@ -615,6 +647,7 @@ export class Game {
   draw() {
     if (!this.room) return;
     this.drawnActed = this.acted;
+    this.drawnGen = this.legalGen;
     if (!this.ws) {
       this.renderJoin();
       return;
@@ -627,6 +660,7 @@ export class Game {
     else if (this.room.status === "waiting") body = this.waitingScreen();
     else body = this.betweenScreen();
     this.app.innerHTML = banner + body;
+    if (this.offline) this.markOffline();
     refreshRules();
     const vote = this.dissolveVote();
     if (vote && this.lapseAt !== vote.deadline) {
@@ -637,10 +671,25 @@ export class Game {
     if (log) log.scrollTop = log.scrollHeight;
   }
 
+  /** While the connection is down: what would act is disabled, the clock says so and the
+   * prompt no longer says whose turn it is (the server may have moved on). */
+  markOffline() {
+    for (const b of this.app.querySelectorAll("button[data-act]")) {
+      if (PLAY_ACTS.has(b.getAttribute("data-act"))) b.disabled = true;
+    }
+    for (const c of this.app.querySelectorAll(".countdown")) {
+      c.removeAttribute("data-deadline");
+      c.classList.add("offline");
+      c.textContent = t("offline_clock");
+    }
+    const prompt = this.app.querySelector(".prompt");
+    if (prompt) prompt.textContent = t("reconnecting");
+  }
+
   bannerHtml() {
-    if (this.closedFor) return `<div class="banner warn">${esc(this.closedFor)}</div>`;
-    if (this.ws && this.ws.readyState !== WebSocket.OPEN && this.closedFor == null && this.seq >= 0) {
-      return `<div class="banner warn">${esc(t("reconnecting"))}</div>`;
+    if (this.closedFor) return `<div class="banner warn" role="alert">${esc(this.closedFor)}</div>`;
+    if (this.offline && this.closedFor == null) {
+      return `<div class="banner warn offline" role="alert">${esc(t("reconnecting"))}</div>`;
     }
     if (this.ws && this.seat == null && this.seq >= 0) return `<div class="banner">${esc(t("spectating"))}</div>`;
     return "";

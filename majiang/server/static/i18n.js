@@ -204,6 +204,19 @@ const STRINGS = {
   net_error: ["连不上服务器", "Cannot reach the server"],
   bad_file: ["文件不是对局记录：{m}", "Not a record file: {m}"],
   room_number_bad: ["房间号是 6 位数字", "A room number has 6 digits"],
+  // client
+  offline_wait: ["正在重新连接，连上之前不能操作", "Reconnecting: nothing can be done until the seat is back"],
+  offline_clock: ["重连中", "Reconnecting"],
+  no_discard_now: ["这张现在不能打：{why}", "You may not discard this tile now: {why}"],
+  no_discard_plain: ["这张现在不能打", "You may not discard this tile now"],
+  not_offered_hu: ["没有胡：{why}", "No win offered: {why}"],
+  not_offered_peng: ["没有碰：{why}", "No peng offered: {why}"],
+  not_offered_kong: ["没有杠：{why}", "No kong offered: {why}"],
+  not_offered_chi: ["没有吃：{why}", "No chi offered: {why}"],
+  back_to_room: ["回到我的房间", "Back to my room"],
+  back_room_line: ["房间 {room} · {variant} · {status}", "Room {room} · {variant} · {status}"],
+  status_waiting: ["等人中", "waiting"],
+  status_playing: ["对局中", "in play"],
 };
 
 const TILE_NUM = "一二三四五六七八九";

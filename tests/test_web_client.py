@@ -1,0 +1,207 @@
+"""The browser client's own defects (issue 34) in Debian's Chromium against a real
+`majiang serve`: a dropped connection shown until the seat is live again, a double tap
+that sends one action, a tile that may not be discarded saying why, the lobby's way back
+to a room, the replay viewer on a phone."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from test_server import TIMEOUT, Server, serve_sqlite
+from webkit import PHONE, Player, Watch, launch, no_raw_json, no_sideways_scroll, watched_page
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from serve_sqlite(tmp_path_factory, "web-client")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = launch(pw)
+        yield b
+        b.close()
+
+
+def make_room(server: Server, variant: str, hands: int = 1, turn: int = 90) -> dict[str, str]:
+    """A room of one human (seat 0) and three greedy bots, made over HTTP: its number and
+    the human's seat ``{room, seat, token}``."""
+    body = {
+        "variant": variant,
+        "name": "Ann",
+        "hands": hands,
+        "turn_seconds": turn,
+        "bots": {"1": "greedy", "2": "greedy", "3": "greedy"},
+    }
+    made: dict[str, str] = httpx.post(
+        f"{server.http}/api/rooms", json=body, timeout=TIMEOUT
+    ).json()
+    return made
+
+
+def take_seat(page: Page, server: Server, made: dict[str, str]) -> None:
+    """Keep the seat's token where the page keeps it (as the lobby does), open the room and
+    press ready: the table comes up."""
+    page.goto(f"{server.http}/")
+    page.wait_for_selector("#create")
+    held = json.dumps({"seat": made["seat"], "token": made["token"], "name": "Ann"})
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, held)",
+        [f"majiang.seat.{made['room']}", held],
+    )
+    page.goto(f"{server.http}/?room={made['room']}")
+    page.click("[data-act=ready]")
+    page.wait_for_selector(".table")
+
+
+def sent_frames(page: Page) -> list[dict[str, object]]:
+    """Every message the page sends on its WebSockets, in order (filled as they go)."""
+    frames: list[dict[str, object]] = []
+
+    def on_socket(ws: object) -> None:
+        ws.on("framesent", lambda payload: frames.append(json.loads(payload)))  # type: ignore[attr-defined]
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def flush(page: Page, frames: list[dict[str, object]]) -> None:
+    """Wait until every frame the page has sent so far has been seen here, and the server
+    has answered all of them: a snapshot asked now comes back after them."""
+    count = page.evaluate("window.majiang.snapshots")
+    marks = sum(1 for f in frames if f.get("type") == "snapshot")
+    page.evaluate("window.majiang.send({type: 'snapshot'})")
+    end = time.monotonic() + 10
+    while sum(1 for f in frames if f.get("type") == "snapshot") <= marks:
+        assert time.monotonic() < end, "the page's frame was not seen"
+        page.wait_for_timeout(10)
+    page.wait_for_function("n => window.majiang.snapshots > n", arg=count, timeout=10000)
+
+
+def forgive_outage(watch: Watch) -> None:
+    """The console errors of the server being away on purpose (refused fetches and socket
+    connections) are the test's own doing; any other error still fails it."""
+    outage = ("ERR_CONNECTION_REFUSED", "WebSocket connection to", "net::ERR_")
+    watch.errors[:] = [e for e in watch.errors if not any(o in e for o in outage)]
+
+
+def test_a_dropped_connection_is_shown_until_the_seat_is_live_again(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The server goes away in the seat's turn: a banner within 2 s that is still there
+    4 s later, the clock no longer counting, taps refused in words and nothing sent; the
+    server comes back on the same port and database: the banner goes and the seat plays
+    the hand to its end."""
+    srv = Server(f"sqlite:///{tmp_path / 'rooms.db'}", "--rooms-per-address", "200").start()
+    try:
+        with watched_page(browser) as (page, _, watch):
+            made = make_room(srv, "guangdong")
+            frames = sent_frames(page)
+            take_seat(page, srv, made)
+            player = Player(page, seed=5)
+            player.until_turn()
+            assert page.locator(".clock .countdown[data-deadline]").count() == 1
+            srv.stop()
+            page.wait_for_selector(".banner.warn", timeout=2000)
+            page.wait_for_timeout(4000)  # the banner must outlast the reconnect attempts
+            assert page.locator(".banner.warn").is_visible()
+            assert "重连" in page.inner_text(".banner.warn")
+            assert page.locator(".countdown[data-deadline]").count() == 0  # no clock runs
+            assert "轮到你" not in page.inner_text(".table")
+            acted = page.evaluate("window.majiang.acted")
+            sent = len(frames)
+            tile = page.locator(".hand.own svg.tile").first
+            tile.click()
+            tile.click()
+            page.wait_for_selector("#toast:not([hidden])")
+            assert "正在重新连接" in page.inner_text("#toast")
+            assert page.locator("button[data-act=auto]").is_disabled()
+            assert page.evaluate("window.majiang.acted") == acted
+            assert len(frames) == sent
+            srv.start()
+            page.wait_for_selector(".banner.warn", state="detached", timeout=20000)
+            page.wait_for_selector(".hand.own.turn")
+            before = player.discards
+            player.play_hand()
+            assert player.discards > before
+            no_raw_json(page)
+            forgive_outage(watch)
+    finally:
+        srv.stop()
+
+
+def action_frames(frames: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [f for f in frames if f.get("type") == "action"]
+
+
+def test_a_double_tap_sends_one_action(browser: Browser, server: Server) -> None:
+    """Every claim or turn button offered in a hand (chi, peng, kong, hu, pass as they
+    come; a second hand if the first offered none) is double-tapped, and so is a tile to discard: each time exactly one `action`
+    message leaves the page, and no error comes back."""
+    tapped: dict[str, int] = {}
+    with watched_page(browser) as (page, _, _):
+        made = make_room(server, "hainan", hands=2)
+        frames = sent_frames(page)
+        take_seat(page, server, made)
+        player = Player(page, seed=11)
+        end = time.monotonic() + 150
+        tiles_tapped = 0
+        while time.monotonic() < end:
+            if page.locator(".settle").count():
+                if tapped or page.locator(".settle [data-act=ready]").count() == 0:
+                    break  # a whole hand with claims in it, or the match is over
+                page.click(".settle [data-act=ready]")
+                page.wait_for_selector(".table")
+                continue
+            buttons = page.locator(".actions button[data-act=action]")
+            labels = [x.strip() for x in buttons.all_inner_texts()]
+            tiles = page.locator(".hand.own.turn svg.tile.h:not(.dim)")
+            if not labels and not tiles.count():
+                page.wait_for_timeout(25)
+                continue
+            before = len(action_frames(frames))
+            drawn = player.acted()
+            kinds = page.evaluate(
+                "window.majiang.legal.filter(a => a.type !== 'discard').map(a => a.type)"
+            )
+            if labels and len(kinds) == len(labels):
+                fresh = [i for i, k in enumerate(kinds) if k not in tapped]
+                i = fresh[0] if fresh else player.rng.randrange(len(kinds))
+                try:
+                    buttons.nth(i).dblclick(timeout=3000)
+                except Exception:  # the window closed meanwhile: look again
+                    continue
+                what = kinds[i]
+            elif tiles.count():
+                try:
+                    tiles.nth(player.rng.randrange(tiles.count())).dblclick(timeout=3000)
+                except Exception:
+                    continue
+                what = "discard"
+            else:
+                page.wait_for_timeout(25)
+                continue
+            if player.acted() == drawn:  # the page had moved on: nothing was sent
+                continue
+            player.redrawn(drawn)
+            flush(page, frames)
+            sent = action_frames(frames)[before:]
+            assert len(sent) == 1, (what, sent)
+            assert sent[0].get("action"), sent
+            toast = page.locator("#toast:not([hidden])")
+            assert not toast.count() or "出错" not in toast.inner_text(), toast.inner_text()
+            if what == "discard":
+                tiles_tapped += 1
+            else:
+                tapped[what] = tapped.get(what, 0) + 1
+        assert tapped, "no claim or turn button was offered in the match"
+        assert tiles_tapped, "no tile was double-tapped"
+        no_raw_json(page)
+    print(f"double-tapped: {tapped}, tiles {tiles_tapped}")
