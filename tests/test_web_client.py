@@ -143,8 +143,9 @@ def action_frames(frames: list[dict[str, object]]) -> list[dict[str, object]]:
 
 def test_a_double_tap_sends_one_action(browser: Browser, server: Server) -> None:
     """Every claim or turn button offered in a hand (chi, peng, kong, hu, pass as they
-    come; a second hand if the first offered none) is double-tapped, and so is a tile to discard: each time exactly one `action`
-    message leaves the page, and no error comes back."""
+    come; a second hand if the first offered none) is double-tapped, and so is a tile to
+    discard: each time exactly one `action` message leaves the page, and no error comes
+    back."""
     tapped: dict[str, int] = {}
     with watched_page(browser) as (page, _, _):
         made = make_room(server, "hainan", hands=2)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from majiang.errors import OptionError
-from majiang.rules.base import Option, Rules, Variant
+from majiang.rules.base import RESTRICTION_LIMITS, Option, Rules, Variant
 from majiang.rules.guangdong import GUANGDONG
 from majiang.rules.hainan import HAINAN
 from majiang.rules.hangzhou import HANGZHOU
@@ -180,6 +180,12 @@ def validate_variant(variant: Variant) -> None:
         _named(f"{where}: restriction {r.id!r}", (r.zh, r.en))
         if not r.rule.strip():
             raise OptionError(f"{where}: restriction {r.id!r} says no rule")
+        odd = [x for x in r.limits if x not in RESTRICTION_LIMITS]
+        if odd or len(set(r.limits)) != len(r.limits):
+            raise OptionError(
+                f"{where}: restriction {r.id!r} limits {list(r.limits)}: each once, among"
+                f" {', '.join(RESTRICTION_LIMITS)}"
+            )
         if r.now and (not r.now_zh.strip() or r.now.count("{}") != r.now_zh.count("{}")):
             raise OptionError(
                 f"{where}: restriction {r.id!r} needs now_zh, its 'now' in Chinese with the"

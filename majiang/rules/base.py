@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol, get_args
 
 from majiang.errors import OptionError
 from majiang.hand import is_winning
@@ -156,6 +156,10 @@ WILD_INDICATOR = Reserved("wild_indicator", "翻牌", "wild indicator", "deal")
 """The flipped tile that names the wild kind (RULES.md 2.1, 5.1)."""
 
 
+Limit = Literal["discard", "win", "claim", "kong"]
+"""What a restriction may take from a seat (``Restriction.limits``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Restriction:
     """A rule that takes choices away from a player, in words for front ends (抓打, 漏胡 …)."""
@@ -169,6 +173,15 @@ class Restriction:
     """What it means for the seat now; ``{}`` stands for the detail (tiles, a seat)."""
     now_zh: str = ""
     """``now`` in Chinese, for front ends that show both languages (the browser game)."""
+    limits: tuple[Limit, ...] = ()
+    """What it takes from the seat it is in force for, among ``RESTRICTION_LIMITS``, so a
+    front end can say why a tile may not be discarded or a win or claim is not offered;
+    () for a rule that limits no choice (a liability, a warning)."""
+
+
+RESTRICTION_LIMITS: tuple[Limit, ...] = get_args(Limit)
+"""What a restriction may limit: the seat's discards, its wins (on a discard, self-draw,
+robbing), its claims of discards (chi, peng, kong), its kongs in its own turn."""
 
 
 def report_key(patterns: Sequence[str], order: Sequence[str]) -> tuple[int, list[int]]:

@@ -295,12 +295,14 @@ RESTRICTIONS = (
         "added kong; nobody wins on a discard.",
         "your hand is complete with {}, but here you win only by self-draw (只能自摸)",
         now_zh="你的牌加上 {} 已成胡，但这里只能自摸胡（只能自摸）",
+        limits=("win",),
     ),
     Restriction(
         "no_chi",
         "不能吃",
         "no chi",
         "Discards are claimed only by peng or kong; there is no chi.",
+        limits=("claim",),
     ),
     Restriction(
         "rob_own",
@@ -308,6 +310,7 @@ RESTRICTIONS = (
         "no robbing your own tile",
         "You may not rob an added kong made on a peng of your own discard; concealed and "
         "direct kongs cannot be robbed at all.",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -316,6 +319,7 @@ RESTRICTIONS = (
         "The discard after the last tile is drawn cannot be claimed; the hand is drawn.",
         "the wall is empty: nobody can claim your discard and the hand ends with it",
         now_zh="牌墙已空：你打出的牌无人能要，打出后流局",
+        limits=("claim",),
     ),
 )
 """Guangdong's restrictions in words (RULES.md 1.2, 1.3)."""

@@ -294,6 +294,7 @@ RESTRICTIONS = (
         "your hand is complete with {}, but has no 番: a win on a discard needs one "
         "(有番才能胡); you may still win by self-draw",
         now_zh="你的牌加上 {} 已成胡，但没有番：点炮胡至少要一番（有番才能胡）；自摸仍可胡",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -303,6 +304,7 @@ RESTRICTIONS = (
         "16 tiles may only be won on: no chi, peng or kong.",
         "16 tiles are left: your discard can only be won on",
         now_zh="只剩 16 张：你打出的牌只能被胡",
+        limits=("claim",),
     ),
     Restriction(
         "last_tile",
@@ -312,6 +314,7 @@ RESTRICTIONS = (
         "not discard, and if it does not win the hand is drawn.",
         "this is the last tile: win by self-draw (h) or pass (x) and the hand is drawn",
         now_zh="最后一张：只能自摸胡，或者过（流局）",
+        limits=("discard", "claim"),
     ),
 )
 """Hainan's restrictions in words (RULES.md 3.2-3.4)."""

@@ -468,6 +468,7 @@ RESTRICTIONS = (
         "your hand is complete with {}, but a win on a discard needs 三老庄, a dealer on "
         "one side, no wild discarded and a hand that is not 爆头-ready",
         now_zh="你的牌加上 {} 已成胡，但点炮胡需三老庄、庄闲之间、打出的不是财神、你也不是爆头听",
+        limits=("win",),
     ),
     Restriction(
         "zhuada",
@@ -481,6 +482,7 @@ RESTRICTIONS = (
         "concealed kong or discard the tile you drew, and you may claim nothing",
         now_zh="{} 打出了财神（抓打）：到其下一轮前你不能吃、碰、杠或点炮胡；"
         "轮到你时只能自摸、暗杠或打出刚摸的牌",
+        limits=("discard", "win", "claim", "kong"),
     ),
     Restriction(
         "missed_win",
@@ -490,6 +492,7 @@ RESTRICTIONS = (
         "your own next draw.",
         "you passed a win on {}: no discard win on it until your next draw",
         now_zh="你放过了 {} 的胡（漏胡）：到你下次摸牌前不能再胡别人打的这张",
+        limits=("win",),
     ),
     Restriction(
         "missed_peng",
@@ -498,6 +501,7 @@ RESTRICTIONS = (
         "If you pass on a peng, you may not peng that tile until your own next draw.",
         "you passed a peng of {}: no peng of it until your next draw",
         now_zh="你放过了 {} 的碰（漏碰）：到你下次摸牌前不能碰这张",
+        limits=("claim",),
     ),
     Restriction(
         "tan",
@@ -507,6 +511,7 @@ RESTRICTIONS = (
         "a hand; a third claim is allowed only at 三老庄 between the dealer and a non-dealer.",
         "you have claimed twice from {}: no more claims from there this hand",
         now_zh="你已从 {} 吃碰杠两次（摊）：本局不能再要他打的牌",
+        limits=("claim",),
     ),
     Restriction(
         "two_chi",
@@ -515,6 +520,7 @@ RESTRICTIONS = (
         "With 承包 off, each seat may chi at most twice in a hand.",
         "you have made two chis: no more chi this hand",
         now_zh="你已吃了两次：本局不能再吃",
+        limits=("claim",),
     ),
     Restriction(
         "last_turn",
@@ -524,6 +530,7 @@ RESTRICTIONS = (
         "and its discard may only be won on; if nobody wins, the hand is drawn.",
         "this is the last turn: no kong, and your discard can only be won on",
         now_zh="最后一轮：不能杠，你打出的牌只能被胡",
+        limits=("kong", "claim"),
     ),
     Restriction(
         "wild_claim",
@@ -531,6 +538,7 @@ RESTRICTIONS = (
         "a thrown wild is dead",
         "A discarded wild can never be claimed: no chi, peng, kong or win on it. Robbing a "
         "kong is not played.",
+        limits=("claim", "win"),
     ),
 )
 """Hangzhou's restrictions in words (RULES.md 2.1-2.4)."""

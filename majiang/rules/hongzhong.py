@@ -286,6 +286,7 @@ RESTRICTIONS = (
         "不能吃",
         "no chi",
         "Discards are claimed only for peng, kong or a win; there is no chi.",
+        limits=("claim",),
     ),
     Restriction(
         "wild",
@@ -293,6 +294,7 @@ RESTRICTIONS = (
         "red dragon wilds",
         "The four 红中 are wilds in a winning hand (any number tile). They never join a "
         "peng or kong, and a discarded 红中 can only be won on.",
+        limits=("claim",),
     ),
     Restriction(
         "missed_win",
@@ -302,6 +304,7 @@ RESTRICTIONS = (
         "tile again until your own next draw.",
         "you passed a win on {}: no win on it until your next draw",
         now_zh="你放过了 {} 的胡（弃胡）：到你下次摸牌前不能再胡这张",
+        limits=("win",),
     ),
     Restriction(
         "missed_peng",
@@ -310,6 +313,7 @@ RESTRICTIONS = (
         "If you pass on a peng, you may not peng that tile until your own next draw.",
         "you passed a peng of {}: no peng of it until your next draw",
         now_zh="你放过了 {} 的碰（弃碰）：到你下次摸牌前不能碰这张",
+        limits=("claim",),
     ),
     Restriction(
         "no_discard_win",
@@ -320,6 +324,7 @@ RESTRICTIONS = (
         "your hand is complete with {}, but you hold a 红中: with 红中自摸 you may only "
         "win by self-draw",
         now_zh="你的牌加上 {} 已成胡，但你手里有红中：红中自摸规则下只能自摸",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -329,6 +334,7 @@ RESTRICTIONS = (
         "or kong), and no kong is possible once the wall is empty.",
         "4 or fewer tiles are left: your discard can only be won on",
         now_zh="只剩 4 张或更少：你打出的牌只能被胡",
+        limits=("claim", "kong"),
     ),
 )
 """Hongzhong's restrictions in words (RULES.md 4.1, 4.2, 4.3)."""

@@ -624,6 +624,7 @@ RESTRICTIONS = (
         "on a discard, no robbing. A discarded 得 can never be claimed.",
         "you discarded a 得: you cannot win this hand",
         now_zh="你打出过得：本局不能再胡",
+        limits=("win",),
     ),
     Restriction(
         "missed_win",
@@ -634,6 +635,7 @@ RESTRICTIONS = (
         "you passed a win on {}: no win on it from another seat until you next chi, peng, "
         "kong or draw",
         now_zh="你放过了 {} 的胡（能胡不胡）：到你下次吃、碰、杠或摸牌前不能胡别人的这张",
+        limits=("win",),
     ),
     Restriction(
         "missed_peng",
@@ -642,6 +644,7 @@ RESTRICTIONS = (
         "If you pass on a peng, you may not peng that tile until you next chi, peng, kong or draw.",
         "you passed a peng of {}: no peng of it until you next chi, peng, kong or draw",
         now_zh="你放过了 {} 的碰（能碰不碰）：到你下次吃、碰、杠或摸牌前不能碰这张",
+        limits=("claim",),
     ),
     Restriction(
         "sheng",
@@ -654,6 +657,7 @@ RESTRICTIONS = (
         "yet) while you hold known tiles and someone wins on it, you pay for everybody",
         now_zh="剩 30 张或更少（生牌阶段）：你手里有熟张时打出生张（还没人打过的牌）"
         "被胡，你要包三家",
+        limits=(),
     ),
     Restriction(
         "no_discard_win",
@@ -663,6 +667,7 @@ RESTRICTIONS = (
         "a pair only with another 得.",
         "your tiles with {} cannot be read as four sets and a pair here",
         now_zh="你的牌加上 {} 凑不成四组一对，这里不能胡",
+        limits=("win",),
     ),
 )
 """Taizhou's restrictions in words (RULES.md 5.1-5.3, 5.5)."""

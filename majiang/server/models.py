@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from majiang.rules import VARIANTS, Variant
-from majiang.rules.base import COMMON_NAMES
+from majiang.rules.base import COMMON_NAMES, Limit
 from majiang.values import OptionValue
 
 __all__ = [
@@ -144,6 +144,11 @@ class RestrictionInfo(_Strict):
     now: Term | None = Field(
         None, description="what it means for the seat while in force; `{}` takes the detail"
     )
+    limits: list[Limit] = Field(
+        default_factory=list,
+        description="what it takes from the seat while in force: its discards, wins, claims"
+        " of discards, kongs in its turn ([] for a rule that limits no choice)",
+    )
 
 
 class ReservedInfo(_Strict):
@@ -196,6 +201,7 @@ def variant_info(variant: Variant) -> VariantInfo:
                 en=r.en,
                 rule=r.rule,
                 now=Term(zh=r.now_zh, en=r.now) if r.now else None,
+                limits=list(r.limits),
             )
             for r in variant.restrictions
         ],

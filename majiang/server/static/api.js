@@ -22,7 +22,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   } catch {
     throw new ApiError(t("net_error"), "network", 0);
   }
-  let data = null;
+  let data;
   try {
     data = await res.json();
   } catch {
@@ -66,6 +66,24 @@ export function heldSeat(room) {
     }
   }
   return null;
+}
+
+/** Every room this browser holds a seat's token for (localStorage, newest room number
+ * first): `[{room, seat, token, name}]`; values another version wrote are skipped. */
+export function heldRooms(store = localStorage) {
+  const out = [];
+  for (let i = 0; i < store.length; i += 1) {
+    const key = store.key(i);
+    const m = key && key.match(/^majiang\.seat\.(.+)$/);
+    if (!m) continue;
+    try {
+      const held = JSON.parse(store.getItem(key));
+      if (held && typeof held.token === "string") out.push({ room: m[1], seat: held.seat, token: held.token, name: held.name });
+    } catch {
+      // not ours to read
+    }
+  }
+  return out.sort((a, b) => (a.room < b.room ? 1 : a.room > b.room ? -1 : 0));
 }
 
 /** Remember a seat's token for this tab and this browser. */

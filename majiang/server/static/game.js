@@ -2,7 +2,8 @@
 // the screens of a room: join, waiting room, table, settlement, final results.
 
 import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
-import { getLang, pick, t, variantName } from "./i18n.js";
+import { getLang, pick, t, tileName, variantName } from "./i18n.js";
+import { discardWhy, missedOffers, reasonText } from "./reasons.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
@@ -447,6 +448,50 @@ export class Game {
     return esc(text);
   }
 
+  /** A restriction's detail as plain text (a toast): seats by name, tiles by name. */
+  detailText(detail) {
+    const text = String(detail || "");
+    if (/^S\d( S\d)*$/.test(text)) return text.split(" ").map((x) => this.who(Number(x.slice(1)))).join(", ");
+    const tiles = parseTiles(text);
+    return tiles.length ? tiles.map((x) => tileName(x)).join("") : text;
+  }
+
+  declaredRestrictions() {
+    return (this.info && this.info.restrictions) || [];
+  }
+
+  /** The wins and claims the seat might expect but is not offered now, each with why, in
+   * a line under the buttons (reasons.js `missedOffers`). */
+  missedHtml() {
+    const view = this.view;
+    if (!view || this.seat == null) return "";
+    const mine = view.seats[this.seat];
+    const hand = parseTiles(mine.hand);
+    const hints = this.hints() || [];
+    const turn = view.phase === "turn";
+    const entry = turn ? hints.find((h) => h.discard === mine.drawn) : hints.find((h) => h.discard == null);
+    const missed = missedOffers({
+      phase: view.phase,
+      seat: this.seat,
+      current: view.current,
+      windowTile: view.window_tile,
+      windowFrom: view.window_from,
+      drawn: turn ? mine.drawn : null,
+      hand,
+      wild: view.wild,
+      legal: this.legal,
+      inForce: this.restrictions,
+      declared: this.declaredRestrictions(),
+      waits: this.hints() == null ? null : entry ? entry.waits : [],
+    });
+    if (!missed.length) return "";
+    const lines = missed.map((m) => {
+      const why = m.reasons.map((r) => reasonText(r, getLang(), (d) => this.detailHtml(d), esc)).join("；");
+      return `<div class="missed" data-missed="${esc(m.what)}">${t(`not_offered_${m.what}`, { why })}</div>`;
+    });
+    return `<div class="missed-offers">${lines.join("")}</div>`;
+  }
+
   tileWord(tile) {
     return tileSvg(tile, { cls: "s inline", wild: this.view && tile === this.view.wild });
   }
@@ -523,6 +568,13 @@ export class Game {
 
   tapTile(tile) {
     if (this.inert) return; // a discard or claim was just sent: the hand waits for the server
+    const why = discardWhy(tile, this.legal, this.restrictions, this.declaredRestrictions());
+    if (why) {
+      // a greyed tile: say why it may not go now instead of selecting it
+      const words = why.map((r) => reasonText(r, getLang(), (d) => this.detailText(d))).join("；");
+      toast(words ? t("no_discard_now", { why: words }) : t("no_discard_plain"));
+      return;
+    }
     if (this.selected === tile && this.discardAction(tile)) {
       this.discard(tile);
       return;
@@ -894,7 +946,7 @@ export class Game {
       ? `<div class="why" data-act="rules"><b>${esc(t("why_now"))}</b> ${why.map((r) => `<span class="chip" title="${r.reason.replace(/<[^>]*>/g, "")}">${r.short}</span>`).join("")}</div>`
       : "";
     return tableHtml(model, center) +
-      `<div class="actions">${this.actionButtons()}</div>${whyHtml}${this.hintHtml(model)}` +
+      `<div class="actions">${this.actionButtons()}</div>${this.missedHtml()}${whyHtml}${this.hintHtml(model)}` +
       `<div class="row tools">${tools}</div>${log}`;
   }
 

@@ -215,8 +215,6 @@ const STRINGS = {
   not_offered_chi: ["没有吃：{why}", "No chi offered: {why}"],
   back_to_room: ["回到我的房间", "Back to my room"],
   back_room_line: ["房间 {room} · {variant} · {status}", "Room {room} · {variant} · {status}"],
-  status_waiting: ["等人中", "waiting"],
-  status_playing: ["对局中", "in play"],
 };
 
 const TILE_NUM = "一二三四五六七八九";

@@ -113,8 +113,9 @@ export function initFrame(redraw) {
   setInterval(tick, 250);
 }
 
-function secondsLeft(deadline) {
-  return Math.max(0, Math.ceil((Number(deadline) - Date.now()) / 1000));
+/** Whole seconds left to `deadline` (epoch ms) at `now`, rounded up, never below 0. */
+export function secondsLeft(deadline, now = Date.now()) {
+  return Math.max(0, Math.ceil((Number(deadline) - now) / 1000));
 }
 
 /** A countdown to `deadline` (epoch ms), kept up to date by the ticker. */
