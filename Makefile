@@ -2,23 +2,40 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# `make run` installs what the game needs (the core and the web extra); every other target
+# everything (dev, tui, web, scale, rl, plot). pip's output goes to $(PIPLOG), its tail
+# shown when it fails.
+STAMP_RUN := $(VENV)/.installed-run
+STAMP := $(VENV)/.installed-all
+PIPLOG := $(VENV)/pip.log
+SOURCES := pyproject.toml setup.py majiang/hand/_speedups.c majiang/engine/_speedups.c majiang/rl/_encode.c
+PIP = $(BIN)/python -m pip install --disable-pip-version-check
+pip_quiet = $(PIP) $(1) >>$(PIPLOG) 2>&1 || { tail -n 25 $(PIPLOG); echo "pip failed (all of it in $(PIPLOG))"; exit 1; }
+# the browser client's development tools (ESLint), from package-lock.json
+NODE_STAMP := node_modules/.installed
+ALL_EXTRAS := dev,tui,web,scale,rl,plot
 
-.PHONY: run test lint typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots bench-rl tables mutation clean
+.PHONY: run test lint lint-js test-js typecheck unit screenshots bench bench-engine bench-simulate bench-replay bench-scale bench-server bench-bots bench-rl bench-web tables mutation clean
 
 $(BIN)/python:
-	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(PY) -m venv $(VENV)
+	@$(call pip_quiet,--quiet --upgrade pip)
 
 # the C extensions are built by the editable install: rebuilt when their sources change
-$(STAMP): pyproject.toml setup.py majiang/hand/_speedups.c majiang/engine/_speedups.c majiang/rl/_encode.c | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev,tui,web,scale,rl,plot]"
-	touch $(STAMP)
+$(STAMP_RUN): $(SOURCES) | $(BIN)/python
+	@echo "installing the game into $(VENV) (pip's output: $(PIPLOG)) ..."
+	@$(call pip_quiet,-e ".[web]")
+	@touch $@
+
+$(STAMP): $(SOURCES) | $(BIN)/python
+	@echo "installing everything into $(VENV) (pip's output: $(PIPLOG)) ..."
+	@$(call pip_quiet,-e ".[$(ALL_EXTRAS)]")
+	@touch $@ $(STAMP_RUN)
 
 # the browser game: majiang serve on the embedded SQLite database (~/.majiang/majiang.db),
-# printing the address and opening a browser where there is a display
-run: $(STAMP)
-	$(BIN)/majiang serve --open
+# printing the address last and opening a browser where there is a display
+run: $(STAMP_RUN)
+	@$(BIN)/majiang serve --open
 
 lint: $(STAMP)
 	$(BIN)/ruff check majiang tests bench tools examples
@@ -32,7 +49,19 @@ TEST_WORKERS ?= 2
 unit: $(STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
-test: lint typecheck unit
+$(NODE_STAMP): package.json package-lock.json
+	@npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@touch $@
+
+# ESLint (pinned in package.json, development only) on every module of the browser client
+lint-js: $(NODE_STAMP)
+	npx --no-install eslint
+
+# the browser client's pure logic, unit tested with node (tests/js/*.test.mjs)
+test-js:
+	node --test tests/js/
+
+test: lint typecheck lint-js test-js unit
 
 screenshots: $(STAMP)
 	MAJIANG_SCREENSHOTS=1 $(BIN)/python -m pytest tests/test_web.py
@@ -70,6 +99,10 @@ bench-rl: $(STAMP)
 bench-bots: $(STAMP)
 	$(BIN)/python bench/bench_bots.py --markdown bench/RESULTS.md
 
+# the browser game's first-load weight (gzip) and time to a playable table, 4x CPU throttled
+bench-web: $(STAMP)
+	$(BIN)/python bench/bench_web.py --markdown bench/RESULTS.md
+
 tables: $(STAMP)
 	$(BIN)/python tools/gen_tables.py
 
@@ -80,4 +113,4 @@ mutation: $(STAMP)
 	$(BIN)/python tools/mutate.py $(MUTATION_ARGS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info node_modules

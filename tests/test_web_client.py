@@ -101,6 +101,9 @@ def test_a_dropped_connection_is_shown_until_the_seat_is_live_again(
     the hand to its end."""
     srv = Server(f"sqlite:///{tmp_path / 'rooms.db'}", "--rooms-per-address", "200").start()
     try:
+        assert srv.proc is not None and srv.proc.stdout is not None
+        last = srv.proc.stdout.readline()  # `make run` shows this line last: where to go
+        assert last.startswith(f"请在浏览器打开 {srv.http}/"), last
         with watched_page(browser) as (page, _, watch):
             made = make_room(srv, "guangdong")
             frames = sent_frames(page)

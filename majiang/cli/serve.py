@@ -160,9 +160,12 @@ def main(args: argparse.Namespace) -> int:
     tune_gc()
     host = f"[{args.host}]" if ":" in args.host else args.host
     where = f"database {store.url}" + (f", bus {_redact(bus.url)}" if bus else "")
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
+    # the first line is read by tools and tests (the address and the store); the last one
+    # is for the person who typed `make run`: where to point a browser
     print(f"majiang serve: http://{host}:{args.port}/  ({where})", flush=True)
+    print(f"请在浏览器打开 http://{shown}:{args.port}/  (open it in a browser)", flush=True)
     if getattr(args, "open", False):
-        shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
         open_browser(f"http://{shown}:{args.port}/")
     try:
         uvicorn.run(
