@@ -40,9 +40,7 @@ def make_room(server: Server, variant: str, hands: int = 1, turn: int = 90) -> d
         "turn_seconds": turn,
         "bots": {"1": "greedy", "2": "greedy", "3": "greedy"},
     }
-    made: dict[str, str] = httpx.post(
-        f"{server.http}/api/rooms", json=body, timeout=TIMEOUT
-    ).json()
+    made: dict[str, str] = httpx.post(f"{server.http}/api/rooms", json=body, timeout=TIMEOUT).json()
     return made
 
 
