@@ -6,6 +6,7 @@ to a room, the replay viewer on a phone."""
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,16 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from test_server import TIMEOUT, Server, serve_sqlite
-from webkit import PHONE, Player, Watch, launch, no_raw_json, no_sideways_scroll, watched_page
+from webkit import (
+    PHONE,
+    SHOTS,
+    Player,
+    Watch,
+    launch,
+    no_raw_json,
+    no_sideways_scroll,
+    watched_page,
+)
 
 
 @pytest.fixture(scope="module")
@@ -207,3 +217,34 @@ def test_a_double_tap_sends_one_action(browser: Browser, server: Server) -> None
         assert tiles_tapped, "no tile was double-tapped"
         no_raw_json(page)
     print(f"double-tapped: {tapped}, tiles {tiles_tapped}")
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_the_replay_viewer_is_readable_on_a_phone(browser: Browser, server: Server) -> None:
+    """A record opened in the replay viewer on a 360 px phone: no sideways scroll at the
+    deal, mid-hand and at the settlement; every face-up tile at least 20 px wide; the
+    step buttons big enough to tap."""
+    record = json.loads((GOLDEN / "HZ-1.json").read_text())["record"]
+    path = Path(tempfile.mkdtemp()) / "HZ-1.json"
+    path.write_text(json.dumps(record))
+    with watched_page(browser, PHONE) as (page, _, _):
+        page.goto(f"{server.http}/replay")
+        page.set_input_files("#record-file", str(path))
+        page.wait_for_selector(".replay .table")
+        for _ in range(3):
+            no_sideways_scroll(page)
+            widths = page.locator(".replay .table svg.tile").evaluate_all(
+                "els => els.map(e => e.getBoundingClientRect().width)"
+            )
+            assert widths and min(widths) >= 20, sorted(widths)[:5]
+            for box in page.locator(".replay-nav button").evaluate_all(
+                "els => els.map(e => [e.getBoundingClientRect().width,"
+                " e.getBoundingClientRect().height])"
+            ):
+                assert min(box) >= 44, box
+            page.screenshot(path=str(SHOTS / "replay-phone.png"), full_page=True)
+            page.click("#next")
+            page.keyboard.press("End")
+        no_raw_json(page)
