@@ -248,3 +248,38 @@ def test_the_replay_viewer_is_readable_on_a_phone(browser: Browser, server: Serv
             page.click("#next")
             page.keyboard.press("End")
         no_raw_json(page)
+
+
+def test_the_lobby_offers_the_way_back_to_my_room(browser: Browser, server: Server) -> None:
+    """A browser holding a seat's token sees 回到我的房间 for that room in the lobby
+    (Back to my room in English) and is taken to its seat; a token of a room the server
+    does not know is not offered and is forgotten."""
+    made = make_room(server, "hongzhong")
+    with watched_page(browser) as (page, _, watch):
+        page.goto(f"{server.http}/")
+        page.wait_for_selector("#create")
+        assert page.locator(".my-rooms").count() == 0  # nothing held yet
+        held = json.dumps({"seat": made["seat"], "token": made["token"], "name": "Ann"})
+        page.evaluate(
+            "([key, held]) => { localStorage.setItem(key, held);"
+            " localStorage.setItem('majiang.seat.999999', held); }",
+            [f"majiang.seat.{made['room']}", held],
+        )
+        watch.expect(f"{server.http}/api/rooms/999999")
+        page.reload()
+        link = page.locator(f".my-rooms a[data-room='{made['room']}']")
+        link.wait_for()
+        assert link.inner_text() == "回到我的房间"
+        assert made["room"] in page.inner_text(".my-rooms")
+        assert "红中" in page.inner_text(".my-rooms")
+        assert page.locator(".my-rooms a[data-room='999999']").count() == 0
+        assert page.evaluate("localStorage.getItem('majiang.seat.999999')") is None
+        page.click("#lang-btn")
+        assert page.locator(f".my-rooms a[data-room='{made['room']}']").inner_text() == (
+            "Back to my room"
+        )
+        page.click("#lang-btn")
+        page.click(f".my-rooms a[data-room='{made['room']}']")
+        page.wait_for_selector("[data-act=ready]")  # the seat's own waiting room
+        assert page.locator(".seatrow .badge.you").count() == 1
+        no_raw_json(page)

@@ -1,7 +1,7 @@
 // The lobby: create a room (variant, its options as a form generated from GET /api/variants,
 // 局数, bot seats, turn timer), join one by number, recent matches.
 
-import { api, keepName, keepSeat, lastName, variants } from "./api.js";
+import { api, dropSeat, heldRooms, keepName, keepSeat, lastName, variants } from "./api.js";
 import { getLang, optionLabel, pick, t, variantName } from "./i18n.js";
 import { optionValue } from "./rules.js";
 import { esc } from "./table.js";
@@ -33,6 +33,37 @@ function optionField(o) {
   return `<div class="field ${o.kind}"><label for="${id}">${esc(label)}</label>${input}${hint}</div>`;
 }
 
+// -- 回到我的房间: the rooms this browser holds a seat in ----------------------------------
+
+/** The rooms this browser holds a seat's token for that are still waiting or in play (GET
+ * /api/rooms/{room} each): `[{room, variant, status, seat}]`; a room the server no longer
+ * knows is forgotten. */
+async function myRooms() {
+  const out = [];
+  await Promise.all(heldRooms().map(async (held) => {
+    try {
+      const state = await api(`/api/rooms/${encodeURIComponent(held.room)}`);
+      if (state.status === "waiting" || state.status === "playing") {
+        out.push({ room: held.room, variant: state.variant, status: state.status, seat: held.seat });
+      }
+    } catch (err) {
+      if (err.code === "not_found") dropSeat(held.room);
+    }
+  }));
+  return out.sort((a, b) => (a.room < b.room ? -1 : 1));
+}
+
+/** The 回到我的房间 card, or "" when there is no room to go back to. */
+function myRoomsHtml(rooms, list) {
+  if (!rooms || !rooms.length) return "";
+  const items = rooms.map((r) => {
+    const v = list.find((x) => x.id === r.variant);
+    const line = t("back_room_line", { room: r.room, variant: v ? variantName(v) : "", status: t(`status_${r.status}`) });
+    return `<li><a class="button primary" href="/?room=${esc(r.room)}" data-room="${esc(r.room)}">${esc(t("back_to_room"))}</a> <span>${esc(line)}</span></li>`;
+  }).join("");
+  return `<section class="card my-rooms"><h2>${esc(t("back_to_room"))}</h2><ul class="recent">${items}</ul></section>`;
+}
+
 /** The lobby screen. */
 export class Lobby {
   constructor(app) {
@@ -58,6 +89,19 @@ export class Lobby {
     }
     if (!this.list.some((v) => v.id === this.variant)) this.variant = this.list[0].id;
     this.draw();
+    myRooms().then((rooms) => {
+      this.mine = rooms;
+      this.drawMine();
+    });
+  }
+
+  /** Put the 回到我的房间 card at the top of the lobby (drawn apart from the form). */
+  drawMine() {
+    const lobby = this.app.querySelector(".lobby");
+    const old = this.app.querySelector(".my-rooms");
+    if (old) old.remove();
+    const html = myRoomsHtml(this.mine, this.list);
+    if (lobby && html) lobby.insertAdjacentHTML("afterbegin", html);
   }
 
   stop() {}
@@ -130,6 +174,7 @@ export class Lobby {
       }
       location.assign(`/?room=${number}`);
     };
+    this.drawMine();
   }
 
   readOptions() {
