@@ -283,3 +283,64 @@ def test_the_lobby_offers_the_way_back_to_my_room(browser: Browser, server: Serv
         page.wait_for_selector("[data-act=ready]")  # the seat's own waiting room
         assert page.locator(".seatrow .badge.you").count() == 1
         no_raw_json(page)
+
+
+GREYED = (Path(__file__).parent / "web_greyed.js").read_text()
+"""The greyed-tile test's table (hangzhou, 抓打 in force), set up in the page."""
+
+
+def test_a_greyed_tile_says_why_it_may_not_be_discarded(browser: Browser, server: Server) -> None:
+    """Under 抓打 only the drawn tile may go: the others are greyed, and tapping one says
+    why in the declared words (the seat that threw the wild by name) instead of selecting
+    it; in English too. The tile that may go is selected as before."""
+    variants = httpx.get(f"{server.http}/api/variants", timeout=TIMEOUT).json()
+    declared = {
+        r["id"]: r for r in next(v for v in variants if v["id"] == "hangzhou")["restrictions"]
+    }
+    zhuada = declared["zhuada"]
+    assert "discard" in zhuada["limits"]
+    with watched_page(browser) as (page, _, _):
+        page.goto(f"{server.http}/")
+        page.wait_for_selector("#create")
+        page.evaluate(GREYED)
+        page.wait_for_selector(".hand.own.turn")
+        greyed = page.locator(".hand.own svg.tile.dim")
+        assert greyed.count() == 13
+        assert page.locator(".hand.own svg.tile:not(.dim)").get_attribute("data-tile") == "9m"
+        greyed.first.click()
+        page.wait_for_selector("#toast:not([hidden])")
+        said = page.inner_text("#toast")
+        assert said.startswith("这张现在不能打："), said
+        head, tail = zhuada["now"]["zh"].split("{}")
+        assert f"Bo{head}" in said.replace(" ", "") or ("Bo" in said and tail.strip() in said)
+        assert page.locator(".hand.own svg.tile.sel").count() == 0  # not selected
+        page.click("#lang-btn")  # the page's own screen is the lobby's: draw the table again
+        page.evaluate("window.majiang.draw()")
+        page.wait_for_selector(".hand.own.turn")
+        page.locator(".hand.own svg.tile.dim").first.click()
+        page.wait_for_function(
+            "() => document.getElementById('toast').textContent.startsWith('You may not')"
+        )
+        said = page.inner_text("#toast")
+        assert "Bo" in said and zhuada["now"]["en"].split("{}")[1].strip()[:30] in said, said
+        page.click("#lang-btn")
+        page.evaluate("window.majiang.draw()")
+        page.wait_for_selector(".hand.own.turn")
+        page.click(".hand.own svg.tile[data-tile='9m']")
+        page.wait_for_selector(".hand.own svg.tile.sel")
+        # a discard of 1z the ready hand waits on, no 胡 offered: 漏胡 says why, in a line
+        page.evaluate(
+            """() => { const g = window.majiang; const v = g.view;
+            Object.assign(v.seats[0], { hand: "123m456p789s1122z", drawn: null, hand_size: 13 });
+            v.seats[1].discards.push("1z");
+            Object.assign(v, { phase: "claim", current: 1, window_tile: "1z", window_from: 1 });
+            g.legal = [{ seat: 0, type: "pass" }];
+            g.restrictions = [{ id: "missed_win", detail: "1z" }];
+            g.draw(); }"""
+        )
+        line = page.locator(".missed[data-missed=hu]")
+        line.wait_for()
+        words = declared["missed_win"]["now"]["zh"].split("{}")
+        assert line.inner_text().startswith("没有胡：") and words[1].strip() in line.inner_text()
+        assert line.locator("svg.tile").get_attribute("aria-label") == "东"
+        no_raw_json(page)
