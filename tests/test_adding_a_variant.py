@@ -494,6 +494,15 @@ BAD: list[tuple[dict[str, Any], str]] = [
         {"restrictions": (*EXAMPLE.restrictions, Restriction("odd", "怪", "odd", " "))},
         "restriction 'odd' says no rule",
     ),
+    (
+        {
+            "restrictions": (
+                *EXAMPLE.restrictions,
+                Restriction("odd", "怪", "odd", "a rule", limits=("draw",)),  # type: ignore[arg-type]
+            )
+        },
+        r"restriction 'odd' limits \['draw'\]: each once, among discard, win, claim, kong",
+    ),
     # claim_end_live 0 (the default) reports the last turn, final_live the last tile (D8)
     ({"restrictions": EXAMPLE.restrictions[:2]}, "declare the restrictions last_turn"),
     ({"final_live": 15}, "declare the restrictions last_tile"),

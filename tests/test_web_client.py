@@ -344,3 +344,22 @@ def test_a_greyed_tile_says_why_it_may_not_be_discarded(browser: Browser, server
         assert line.inner_text().startswith("没有胡：") and words[1].strip() in line.inner_text()
         assert line.locator("svg.tile").get_attribute("aria-label") == "东"
         no_raw_json(page)
+
+
+def test_every_restriction_says_what_it_limits(server: Server) -> None:
+    """GET /api/variants gives each restriction's declared ``limits`` (what a front end
+    explains a missing choice with); the discard-limiting ones are those that take tiles
+    out of a turn's discards (hangzhou's 抓打, hainan's last tile)."""
+    from majiang.rules import VARIANTS
+
+    variants = httpx.get(f"{server.http}/api/variants", timeout=TIMEOUT).json()
+    discard = set()
+    for v in variants:
+        for r in v["restrictions"]:
+            assert r["limits"] == list(VARIANTS[v["id"]].restriction(r["id"]).limits)
+            assert set(r["limits"]) <= {"discard", "win", "claim", "kong"}
+            if "discard" in r["limits"]:
+                discard.add((v["id"], r["id"]))
+        wins = [r["id"] for r in v["restrictions"] if "win" in r["limits"]]
+        assert "no_discard_win" in wins, v["id"]  # a refused discard win is always explained
+    assert discard == {("hangzhou", "zhuada"), ("hainan", "last_tile")}
