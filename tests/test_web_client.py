@@ -310,6 +310,7 @@ def test_a_greyed_tile_says_why_it_may_not_be_discarded(browser: Browser, server
         greyed.first.click()
         page.wait_for_selector("#toast:not([hidden])")
         said = page.inner_text("#toast")
+        page.screenshot(path=str(SHOTS / "greyed-reason.png"))
         assert said.startswith("这张现在不能打："), said
         head, tail = zhuada["now"]["zh"].split("{}")
         assert f"Bo{head}" in said.replace(" ", "") or ("Bo" in said and tail.strip() in said)
