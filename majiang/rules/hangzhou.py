@@ -57,8 +57,8 @@ OPTIONS = (
         "choice",
         "fixed",
         "财神",
-        "fixed: the four White dragons are wilds; flipped: a tile turned up after the deal "
-        "names the wild",
+        "White dragons: the four White dragons are the wilds; a flipped tile: a tile turned "
+        "up after the deal names the wild",
         choices=("fixed", "flipped"),
         en="wild tiles",
         doc_zh="固定：四张白板是财神；翻财神：发牌后翻开一张牌，决定财神",

@@ -85,8 +85,8 @@ OPTIONS = (
         "choice",
         "flipped",
         "得",
-        "flipped: a tile turned up after the deal names the wild; fixed_white: the four "
-        "White dragons",
+        "a flipped tile: a tile turned up after the deal names the wild; White dragons: the "
+        "four White dragons are the wilds",
         choices=("flipped", "fixed_white"),
         en="wild tiles",
         doc_zh="翻得：发牌后翻开一张牌决定得；白板：四张白板是得",
@@ -112,9 +112,9 @@ OPTIONS = (
         "choice",
         "mutual",
         "结算方式",
-        "mutual: every seat collects its hand points from every other (a non-winner's: its "
-        "melds and natural concealed triplets, x2 per Red/Green/seat-wind set); "
-        "winner_only: only the winner collects",
+        "everybody: every seat collects its hand points from every other (a non-winner's: "
+        "its melds and natural concealed triplets, x2 per Red/Green/seat-wind set); the "
+        "winner only: only the winner collects",
         choices=("mutual", "winner_only"),
         en="who collects",
         doc_zh="互相结算：每家都向其他各家收自己的牌点（没胡的一家：副露和自然暗刻，"

@@ -69,6 +69,7 @@ const LEVELS = {
   greedy: ["普通", "Normal"],
   "greedy+": ["进阶", "Advanced"],
   search: ["困难", "Hard"],
+  rl: ["训练型", "Trained"],
 };
 
 /** A bot in words: 机器人（普通） / Bot (Normal), never its id. */
