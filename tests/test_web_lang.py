@@ -241,6 +241,7 @@ def _server_codes() -> set[str]:
     code = r"\"([a-z_]+)\""
     patterns = [
         rf"ApiError\(\s*\d+,\s*{code}",
+        rf"WebError\(\s*\d+,\s*{code}",
         rf"RoomError\(\s*{code}",
         rf"refuse\(\s*(?:websocket,\s*|ws,\s*)?{code}",
         rf"_error\(\s*\d+,\s*{code}",

@@ -101,6 +101,7 @@ export const ERRORS = {
   unavailable: ["房间暂时无法访问，请稍后再试", "The room cannot be reached right now; try again later"],
   bus: ["服务器之间连接中断，请稍后再试", "The servers lost touch with each other; try again later"],
   network: ["连不上服务器", "Cannot reach the server"],
+  bad_record: ["文件不是能回放的对局记录", "The file is not a record that replays"],
   // seats and rooms
   room_full: ["房间已满", "The room is full"],
   started: ["对局已开始，座位不能再改", "The match has started: seats are fixed"],
