@@ -284,7 +284,7 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
         a.wait_for_selector(".seatrow[data-seat='2'] select[data-bot-for]")
         a.select_option(".seatrow[data-seat='2'] select[data-bot-for]", "random")
         a.click(".seatrow[data-seat='2'] [data-act=add-bot]")
-        a.wait_for_selector(".seatrow[data-seat='2'] >> text=机器人 random")
+        a.wait_for_selector(".seatrow[data-seat='2'] >> text=机器人（简单）")
         state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
         assert [s["bot"] for s in state["seats"]] == [None, "greedy", "random", None]
         b.goto(a.input_value("#share"))
