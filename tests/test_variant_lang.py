@@ -172,3 +172,13 @@ def test_payment_notes_of_played_hands_are_in_each_language(variant: str) -> Non
                     assert not re.search(r"\bS\d", en), (variant, it.note_en)
                 match.finish(state)
     assert seen
+
+
+def test_a_value_reads_as_its_name() -> None:
+    """What the TUI's room form and ``majiang rules`` show for a value."""
+    first = VARIANTS["guangdong"].option("first_dealer")
+    assert first.choice_name(2) == ("房主对家（2号位）", "seat 2, opposite the owner")
+    assert first.choice_name("random") == ("随机", "random")
+    assert VARIANTS["guangdong"].option("horses").choice_name(False) == ("否", "no")
+    assert VARIANTS["guangdong"].option("base_score").choice_name(3) == ("3", "3")
+    assert VARIANTS["taizhou"].option("settle_mode").choice_name("flat") == ("平搓", "flat")

@@ -292,7 +292,7 @@ class StartScreen(Screen[None]):
                 widget = Input(str(opt.default), classes="opt")
             else:
                 widget = Select(
-                    [(str(c), str(c)) for c in opt.choices],
+                    [(" ".join(opt.choice_name(c)), str(c)) for c in opt.choices],
                     value=str(opt.default),
                     allow_blank=False,
                     classes="opt",
