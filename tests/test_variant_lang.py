@@ -7,6 +7,7 @@ text must hold no Chinese character and a Chinese one no Latin letter."""
 from __future__ import annotations
 
 import ast
+import json
 import random
 import re
 from dataclasses import replace
@@ -18,6 +19,7 @@ from example_variant import EXAMPLE
 from majiang.bots import GreedyBot
 from majiang.engine.match import Match
 from majiang.errors import OptionError
+from majiang.records import replay_match
 from majiang.rules import VARIANTS, Variant, validate_variant
 from majiang.rules.base import COMMON_NAMES
 from majiang.scoring import fill_note
@@ -182,3 +184,22 @@ def test_a_value_reads_as_its_name() -> None:
     assert VARIANTS["guangdong"].option("horses").choice_name(False) == ("否", "no")
     assert VARIANTS["guangdong"].option("base_score").choice_name(3) == ("3", "3")
     assert VARIANTS["taizhou"].option("settle_mode").choice_name("flat") == ("平搓", "flat")
+
+
+GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_payment_notes_of_the_worked_hands_are_in_each_language(path: Path) -> None:
+    """The golden hands reach the rare payments (horses, 承包, 包牌, 包三家, birds): each
+    note comes in both languages, seats and tiles only as marks the page names."""
+    match = replay_match(json.loads(path.read_text())["record"])
+    notes = [it for done in match.finished for it in done.state.result().items if it.note]
+    for it in notes:
+        assert it.note_zh and it.note_en, (path.stem, it)
+        for text in (it.note_zh, it.note_en):
+            assert not re.search(r"(?<!\{)\bS\d", text), (path.stem, text)
+        zh = fill_note(it.note_zh, lambda s: "甲乙丙丁"[s], lambda t: "牌")
+        assert not LATIN.search(zh), (path.stem, it.note_zh)
+        en = fill_note(it.note_en, lambda s: "Ann", lambda t: "East")
+        assert not CJK.search(en), (path.stem, it.note_en)

@@ -240,7 +240,7 @@ class HongzhongRules(BaseRules):
             bv = view.options["bird_value"]
             bird_how = f"{hits} x 鸟分 {bv} x 底分 {u}"
             bird_zh = f"中鸟 {hits} × 鸟分 {bv} × 底分 {u}"
-            bird_en = f"{hits} birds x bird value {bv} x base {u}"
+            bird_en = f"birds hit {hits} x bird value {bv} x base {u}"
 
             def share(payer: int, base: int, to_pay: int) -> list[Item]:
                 """One payer's hu, bird and 庄闲 points, paid by ``to_pay``."""
