@@ -279,20 +279,22 @@ class GuangdongRules(BaseRules):
                 if not _net(base, target):
                     continue  # RULES.md 1.5 (D13): a target that nets 0 moves nothing
                 on = f"马 {Tile(horse)} on S{target}"
-                t, h = seat_mark(target), tile_mark(horse)
+                t, h, dm = seat_mark(target), tile_mark(horse), seat_mark(d)
                 for it in base:
                     n = it.points
                     if it.payee == target and it.payer != d:
                         why = f"{on}, who gets {n} from S{it.payer}"
                         p = seat_mark(it.payer)
-                        zh = f"马 {h} 中 {t}：{p} 付给 {t} {n}，也付给庄家 {n}"
-                        en = f"horse {h} on {t}, who gets {n} from {p}: {p} pays the dealer too"
+                        zh = f"马 {h} 中 {t}：{p} 付给 {t} {n}，也付给庄家 {dm} {n}"
+                        en = (
+                            f"horse {h} on {t}, who gets {n} from {p}: {p} pays the dealer {dm} too"
+                        )
                         items.append(Item("horse", it.payer, d, n, why, "horse", zh, en))
                     if it.payer == target and it.payee != d:
                         why = f"{on}, who pays S{it.payee} {n}"
                         q = seat_mark(it.payee)
-                        zh = f"马 {h} 中 {t}：{t} 付给 {q} {n}，庄家也付 {n}"
-                        en = f"horse {h} on {t}, who pays {q} {n}: the dealer pays too"
+                        zh = f"马 {h} 中 {t}：{t} 付给 {q} {n}，庄家 {dm} 也付 {n}"
+                        en = f"horse {h} on {t}, who pays {q} {n}: the dealer {dm} pays too"
                         items.append(Item("horse", d, it.payee, n, why, "horse", zh, en))
         return items
 
