@@ -267,3 +267,20 @@ def test_every_error_code_has_a_sentence_in_both_languages() -> None:
     codes = _server_codes()
     assert {"room_full", "illegal", "bad_option", "rate_limited", "bad_token"} <= codes
     assert codes - {"http"} <= known, sorted(codes - known)
+
+
+def test_variants_send_every_word_in_both_languages(server: Server) -> None:
+    """`GET /api/variants` carries the declarations' words (docs/protocol.md): each option's
+    hint in Chinese and its choices' names, each rule, pattern value and reading in Chinese."""
+    variants = httpx.get(f"{server.http}/api/variants", timeout=TIMEOUT).json()
+    for v in variants:
+        d = VARIANTS[v["id"]]
+        for o, opt in zip(v["options"], d.options, strict=True):
+            assert o["doc"] == opt.doc and o["doc_zh"] == opt.doc_zh
+            names = [(n["zh"], n["en"]) for n in o.get("choice_names") or []]
+            assert names == (list(opt.choice_names) if opt.kind == "choice" else [])
+        rules = {r["id"]: (r["rule_zh"], r["rule"]) for r in v["restrictions"]}
+        assert rules == {r.id: (r.rule_zh, r.rule) for r in d.restrictions}
+        values = {p["id"]: (p["value_zh"], p["value"]) for p in v["patterns"]}
+        assert values == {p: (d.pattern_values_zh[p], d.pattern_values[p]) for p in d.patterns}
+        assert (v["readings_zh"], v["readings"]) == (list(d.readings_zh), list(d.readings))
