@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from majiang.hand import decompositions
-from majiang.rules.base import BaseRules, Option, Restriction, Variant, report_key
+from majiang.rules.base import SEAT_CHOICES, BaseRules, Option, Restriction, Variant, report_key
 from majiang.rules.view import HandView
 from majiang.scoring import Item
 from majiang.values import (
@@ -48,6 +48,7 @@ OPTIONS = (
         "带字牌",
         "play with winds and dragons (136 tiles) or not (108)",
         en="honor tiles",
+        doc_zh="带风牌和箭牌（136 张）或不带（108 张）",
     ),
     Option(
         "follow_dealer",
@@ -56,6 +57,7 @@ OPTIONS = (
         "跟庄",
         "the dealer pays U to each seat that followed",
         en="follow the dealer",
+        doc_zh="庄家付给每个跟庄的一家 1 个底分",
     ),
     Option(
         "discard_pay",
@@ -65,6 +67,8 @@ OPTIONS = (
         "who pays a discard win: the discarder 3 x V x U, or all three V x U",
         choices=("discarder", "all"),
         en="who pays a discard win",
+        doc_zh="点炮胡由谁付：放铳者付 3 × 番 × 底分，或三家各付 番 × 底分",
+        choice_names=(("放铳者付", "the discarder"), ("三家都付", "all three")),
     ),
     Option(
         "max_chi",
@@ -74,9 +78,17 @@ OPTIONS = (
         "chis a seat may make in one hand",
         minimum=0,
         en="chi limit",
+        doc_zh="每家一局最多吃几次",
     ),
     Option(
-        "base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1, en="base score"
+        "base_score",
+        "int",
+        1,
+        "底分",
+        "U, multiplies every amount",
+        minimum=1,
+        en="base score",
+        doc_zh="所有分数都乘以它",
     ),
     Option(
         "escape_penalty",
@@ -86,6 +98,7 @@ OPTIONS = (
         "points the escaper pays each other seat",
         minimum=0,
         en="escape penalty",
+        doc_zh="逃跑的一方付给其他每家的分数",
     ),
     Option(
         "first_dealer",
@@ -95,6 +108,8 @@ OPTIONS = (
         "the first dealer: drawn with the match seed, or a seat",
         choices=("random", 0, 1, 2, 3),
         en="first dealer",
+        doc_zh="第一局的庄家：随机，或指定座位",
+        choice_names=(("随机", "random"), *SEAT_CHOICES),
     ),
 )
 
@@ -196,25 +211,57 @@ class ExampleRules(BaseRules):
         if w == view.dealer:
             value += view.counters["streak"]  # 连庄
         how = f"{value} x 底分 {u}"
+        zh, en = f"{value} × 底分 {u}", f"{value} x base {u}"
         others = [p for p in range(4) if p != w]
         if win.win_type in (WinType.DISCARD, WinType.ROB_KONG):
             assert win.source is not None
             if view.options["discard_pay"] == "all":
                 for p in others:
                     why = win.win_type if p == win.source else "discard_other"
-                    items.append(Item("hu", p, w, value * u, how, why))
+                    items.append(Item("hu", p, w, value * u, how, why, zh, en))
             else:
-                items.append(Item("hu", win.source, w, 3 * value * u, f"3 x {how}", win.win_type))
+                items.append(
+                    Item(
+                        "hu",
+                        win.source,
+                        w,
+                        3 * value * u,
+                        f"3 x {how}",
+                        win.win_type,
+                        f"3 × {zh}",
+                        f"3 x {en}",
+                    )
+                )
         else:
-            items += [Item("hu", p, w, value * u, how, win.win_type) for p in others]
+            items += [Item("hu", p, w, value * u, how, win.win_type, zh, en) for p in others]
         for meld, konger in view.kongs:  # 荒庄荒杠: kongs are paid in a won hand only
             if meld.kind == MeldKind.KONG_DIRECT:
                 assert meld.source is not None
-                items.append(Item("kong", meld.source, konger, 3 * u, f"3 x {u}", meld.kind))
+                items.append(
+                    Item(
+                        "kong",
+                        meld.source,
+                        konger,
+                        3 * u,
+                        f"3 x {u}",
+                        meld.kind,
+                        f"3 × 底分 {u}",
+                        f"3 x base {u}",
+                    )
+                )
                 continue
             each = 2 if meld.kind == MeldKind.KONG_CONCEALED else 1
             items += [
-                Item("kong", p, konger, each * u, f"{each} x {u}", meld.kind)
+                Item(
+                    "kong",
+                    p,
+                    konger,
+                    each * u,
+                    f"{each} x {u}",
+                    meld.kind,
+                    f"{each} × 底分 {u}",
+                    f"{each} x base {u}",
+                )
                 for p in range(4)
                 if p != konger
             ]
@@ -226,7 +273,16 @@ class ExampleRules(BaseRules):
             return []
         d = view.dealer
         return [
-            Item("zhuangxian", d, p, u, f"1 x 底分 {u}", "follow_dealer")
+            Item(
+                "zhuangxian",
+                d,
+                p,
+                u,
+                f"1 x 底分 {u}",
+                "follow_dealer",
+                f"跟庄 1 × 底分 {u}",
+                f"followed the dealer: 1 x base {u}",
+            )
             for p in range(4)
             if p != d
         ]
@@ -277,6 +333,7 @@ RESTRICTIONS = (
         "you have made {} chis: no more chi this hand",
         now_zh="你已吃了 {} 次：本局不能再吃",
         limits=("claim",),
+        rule_zh="每家一局最多吃的次数由吃牌上限决定（默认 2 次）。",
     ),
     Restriction(
         "missed_win",
@@ -286,6 +343,7 @@ RESTRICTIONS = (
         "you passed a win on {}: no win on it until your next draw",
         now_zh="你放过了 {} 的胡：到你下次摸牌前不能再胡这张",
         limits=("win",),
+        rule_zh="放过一次胡后，到自己下次摸牌前不能再胡这种牌。",
     ),
     Restriction(
         "last_turn",
@@ -295,6 +353,7 @@ RESTRICTIONS = (
         "the wall is empty: your discard can only be won on",
         now_zh="牌墙已空：你打出的牌只能被胡",
         limits=("claim",),
+        rule_zh="牌墙摸完后，最后打出的牌只能被胡。",
     ),
 )
 
@@ -324,5 +383,6 @@ EXAMPLE = Variant(
     },
     summary=("可吃碰杠，点炮胡；跟庄庄家赔", "Chi, peng, kong and discard wins; follow the dealer"),
     restrictions=RESTRICTIONS,
-    readings=("Kongs are paid only when the hand is won (荒庄荒杠).",),
+    readings=("Kongs are paid only when the hand is won.",),
+    readings_zh=("只有胡牌才算杠（荒庄荒杠）。",),
 )

@@ -134,5 +134,7 @@ def test_rules_shows_taizhou_fan_values(capsys: pytest.CaptureFixture[str]) -> N
     # RULES.md 5.4: 四风全齐 is 13 番, 清一色 4, 混一色 and 对对胡 2.
     _, out, _ = run(capsys, "rules", "taizhou")
     rows = {x.split()[0]: x for x in out.splitlines() if x.startswith("  ") and x.split()}
-    assert rows["four_winds"].endswith("13 番") and rows["all_one_suit"].endswith("4 番")
-    assert rows["half_flush"].endswith("2 番") and rows["all_pungs"].endswith("2 番")
+    values = {p: "13" if p == "four_winds" else "4" if p == "all_one_suit" else "2"
+              for p in ("four_winds", "all_one_suit", "half_flush", "all_pungs")}
+    for p, n in values.items():  # the value in Chinese, then in English
+        assert rows[p].endswith(f"{n} 番  {n} fan"), rows[p]

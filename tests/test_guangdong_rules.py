@@ -1355,7 +1355,8 @@ def test_horse_note_names_the_target_seat_around_the_table(
     # RULES.md 1.5: what a front end shows beside a horse is its target seat,
     # (dealer + position) mod 4; other reserved purposes have no note.
     state = state1(["", "", "", ""], horses=horse, dealer=dealer, options={})
-    assert state.rules.reserved_note(state, "horses", t(horse)) == (f"马中S{seat}", f"on S{seat}")
+    mark = f"{{S{seat}}}"  # the page names the seat (majiang.scoring.seat_mark)
+    assert state.rules.reserved_note(state, "horses", t(horse)) == (f"马中{mark}", f"on {mark}")
     assert state.rules.reserved_note(state, "birds", t(horse)) == ("", "")
 
 

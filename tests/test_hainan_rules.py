@@ -1442,5 +1442,5 @@ def test_pattern_values_shown_the_eleven_fan_allow_a_discard_win_3_4() -> None:
     # hainan` shows this per pattern.
     values = HAINAN.pattern_values
     assert set(values) == set(HAINAN.patterns) == {*FAN, "self_draw"}
-    assert all(values[p].startswith("1 番: allows a discard win") for p in FAN)
-    assert values["self_draw"].startswith("no 番")
+    assert all(values[p].startswith("1 fan: allows a discard win") for p in FAN)
+    assert values["self_draw"].startswith("no fan")

@@ -485,7 +485,7 @@ def test_score_bad_others(others: str, message: str, capsys: pytest.CaptureFixtu
     [
         ("guangdong", "a target that nets 0 moves nothing"),  # horses option, D13
         ("hainan", "not added together"),  # baopai option, D41
-        ("hainan", "白 counts only as a peng or a kong"),  # declared reading, D39
+        ("hainan", "White counts only as a peng or a kong"),  # declared reading, D39
         ("taizhou", "natural concealed triplets"),  # settlement option, D66
     ],
 )

@@ -113,7 +113,7 @@ def test_lobby_form_is_generated_from_the_variant_declarations(
         for item in hangzhou["restrictions"] + hangzhou["patterns"]:
             assert item["zh"] in panel
         for p in hangzhou["patterns"]:
-            assert p["value"] in panel
+            assert p["value_zh"] in panel
         page.click("#lang-btn")
         assert hangzhou["summary"]["en"] in page.inner_text("#overlay .panel")
         page.keyboard.press("Escape")
@@ -284,7 +284,7 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
         a.wait_for_selector(".seatrow[data-seat='2'] select[data-bot-for]")
         a.select_option(".seatrow[data-seat='2'] select[data-bot-for]", "random")
         a.click(".seatrow[data-seat='2'] [data-act=add-bot]")
-        a.wait_for_selector(".seatrow[data-seat='2'] >> text=机器人 random")
+        a.wait_for_selector(".seatrow[data-seat='2'] >> text=机器人（简单）")
         state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
         assert [s["bot"] for s in state["seats"]] == [None, "greedy", "random", None]
         b.goto(a.input_value("#share"))

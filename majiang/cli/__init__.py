@@ -209,24 +209,33 @@ def _rules(variant_id: str | None) -> str:
             max(len(p) for p in v.patterns) + 2,
             max(len(e) for _, e in v.patterns.values()) + 2,
         ]
+        values = {p: f"{v.pattern_values_zh.get(p, '')}  {x}" for p, x in v.pattern_values.items()}
         out += [
-            f"  {_pad(p, wide[0])}{_pad(zh, 14)}{_pad(en, wide[1])}{v.pattern_values.get(p, '')}"
+            f"  {_pad(p, wide[0])}{_pad(zh, 14)}{_pad(en, wide[1])}{values.get(p, '')}"
             for p, (zh, en) in v.patterns.items()
         ]
     if v.restrictions:
         out += ["", "Restrictions 限制:"]
-        out += [f"  {r.zh} {r.en}: {r.rule}" for r in v.restrictions]
+        for r in v.restrictions:
+            out += [f"  {r.zh} {r.en}: {r.rule}", f"      {r.rule_zh}"]
     out += ["", "Room options 房间选项 (name, Chinese, allowed, default):"]
     for o in v.options:
         default = str(o.default).lower() if isinstance(o.default, bool) else str(o.default)
         out.append(f"  {_pad(o.name, 22)}{_pad(o.zh, 14)}{_pad(o.describe(), 24)}default {default}")
         out.append(f"      {o.doc}")
+        out.append(f"      {o.doc_zh}")
+        if o.kind == "choice":
+            named = (
+                f"{c} = {zh} {en}" for c, (zh, en) in zip(o.choices, o.choice_names, strict=True)
+            )
+            out.append("      " + "; ".join(named))
     if v.counters:
         names = (f"{c} {v.term(c)[0]}" if c in v.names else c for c in v.counters)
         out.append("Dealer counters 庄家计数: " + ", ".join(names))
     if v.readings:
         out += ["", "How this project reads the rules 规则解读:"]
         out += [f"  - {r}" for r in v.readings]
+        out += [f"  - {r}" for r in v.readings_zh]
     return "\n".join(out)
 
 

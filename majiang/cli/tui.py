@@ -212,6 +212,8 @@ def rules_lines(session: Session) -> list[str]:
     for o in v.options:
         value = opts[o.name]
         shown = str(value).lower() if isinstance(value, bool) else str(value)
+        if o.kind == "choice":
+            shown += " ({} {})".format(*o.choice_name(value))
         lines.append(f"- {o.zh} {o.name} = {shown}: {plain(o.doc)}")
     lines += ["", "How these rules are read 规则解读:"]
     lines += [f"- {plain(r)}" for r in v.readings]
@@ -292,7 +294,7 @@ class StartScreen(Screen[None]):
                 widget = Input(str(opt.default), classes="opt")
             else:
                 widget = Select(
-                    [(str(c), str(c)) for c in opt.choices],
+                    [(" ".join(opt.choice_name(c)), str(c)) for c in opt.choices],
                     value=str(opt.default),
                     allow_blank=False,
                     classes="opt",

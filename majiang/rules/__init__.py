@@ -130,6 +130,19 @@ def _check_option(vid: str, opt: Option) -> None:
         opt.kind == "int" and opt.minimum is not None and opt.minimum >= 0
     ):
         raise OptionError(f"{where}: is an int with minimum >= 0")
+    # what a player reads (the browser game, issue 34): a Chinese hint, every choice named
+    if not opt.doc_zh.strip():
+        raise OptionError(f"{where}: needs doc_zh, its doc line in Chinese")
+    if opt.kind == "choice":
+        if len(opt.choice_names) != len(opt.choices):
+            raise OptionError(
+                f"{where}: choice_names needs a (Chinese, English) name for each of its"
+                f" {len(opt.choices)} choices, got {len(opt.choice_names)}"
+            )
+        for value, pair in zip(opt.choices, opt.choice_names, strict=True):
+            _named(f"{where}: choice {value!r}", pair)
+    elif opt.choice_names:
+        raise OptionError(f"{where}: only a choice names choices")
 
 
 def validate_variant(variant: Variant) -> None:
@@ -173,6 +186,14 @@ def validate_variant(variant: Variant) -> None:
         for ident, pair in table.items():
             _named(f"{where}: {label} {ident!r}", pair)
     _check_counters(variant)
+    if set(variant.pattern_values_zh) != set(variant.pattern_values):
+        raise OptionError(
+            f"{where}: pattern_values_zh must give the same patterns as pattern_values"
+        )
+    if len(variant.readings_zh) != len(variant.readings) or not all(
+        r.strip() for r in variant.readings_zh
+    ):
+        raise OptionError(f"{where}: readings_zh must give each of the readings in Chinese")
     ids = [r.id for r in variant.restrictions]
     if len(set(ids)) != len(ids):
         raise OptionError(f"{where}: a restriction is declared twice: {ids}")
@@ -186,6 +207,8 @@ def validate_variant(variant: Variant) -> None:
                 f"{where}: restriction {r.id!r} limits {list(r.limits)}: each once, among"
                 f" {', '.join(RESTRICTION_LIMITS)}"
             )
+        if not r.rule_zh.strip():
+            raise OptionError(f"{where}: restriction {r.id!r} needs rule_zh, its rule in Chinese")
         if r.now and (not r.now_zh.strip() or r.now.count("{}") != r.now_zh.count("{}")):
             raise OptionError(
                 f"{where}: restriction {r.id!r} needs now_zh, its 'now' in Chinese with the"

@@ -26,6 +26,7 @@ from majiang.values import (
 
 __all__ = [
     "COMMON_NAMES",
+    "SEAT_CHOICES",
     "BaseRules",
     "Option",
     "PlayHints",
@@ -52,6 +53,21 @@ class Option:
     minimum: int | None = None
     en: str = ""
     """The English name front ends show beside ``zh`` (the lobby form, help text)."""
+    doc_zh: str = ""
+    """``doc`` in Chinese: the hint the Chinese page shows (``doc`` is the English one)."""
+    choice_names: tuple[tuple[str, str], ...] = ()
+    """A choice option's (Chinese, English) name of each choice, in the order of
+    ``choices``: what a player reads instead of the value (validate_variant checks it)."""
+
+    def choice_name(self, value: OptionValue) -> tuple[str, str]:
+        """(Chinese, English) words for a value of this option: a choice's declared name,
+        是/否 for a bool, the number itself for an int."""
+        if self.kind == "bool":
+            return ("是", "yes") if value else ("否", "no")
+        for c, pair in zip(self.choices, self.choice_names, strict=False):
+            if value == c and type(value) is type(c):
+                return pair
+        return (str(value), str(value))
 
     def validate(self, value: object) -> OptionValue:
         """The value if allowed, else OptionError naming the option and what it takes."""
@@ -83,14 +99,24 @@ class Option:
         return " / ".join(map(str, self.choices))
 
 
+SEAT_CHOICES: tuple[tuple[str, str], ...] = (
+    ("房主（0号位）", "the room owner (seat 0)"),
+    ("房主下家（1号位）", "seat 1, after the owner"),
+    ("房主对家（2号位）", "seat 2, opposite the owner"),
+    ("房主上家（3号位）", "seat 3, before the owner"),
+)
+"""Names of the seats 0-3 as 首局庄家 choices: by the room owner, who holds seat 0."""
+
 FIRST_DEALER = Option(
     "first_dealer",
     "choice",
     "random",
     "首局庄家",
-    "the first dealer: drawn with the match seed, or a seat",
+    "the first dealer: drawn at random (from the match seed), or a seat",
     choices=("random", 0, 1, 2, 3),
     en="first dealer",
+    doc_zh="第一局的庄家：随机抽取（由对局种子决定），或指定座位",
+    choice_names=(("随机", "random"), *SEAT_CHOICES),
 )
 
 
@@ -104,6 +130,7 @@ def escape_option(default: int) -> Option:
         "points the escaper pays each other seat",
         minimum=0,
         en="escape penalty",
+        doc_zh="逃跑的一方付给其他每家的分数",
     )
 
 
@@ -168,7 +195,7 @@ class Restriction:
     zh: str
     en: str
     rule: str
-    """The rule in plain words."""
+    """The rule in plain English words."""
     now: str = ""
     """What it means for the seat now; ``{}`` stands for the detail (tiles, a seat)."""
     now_zh: str = ""
@@ -182,6 +209,8 @@ class Restriction:
 RESTRICTION_LIMITS: tuple[Limit, ...] = get_args(Limit)
 """What a restriction may limit: the seat's discards, its wins (on a discard, self-draw,
 robbing), its claims of discards (chi, peng, kong), its kongs in its own turn."""
+    rule_zh: str = ""
+    """``rule`` in Chinese (validate_variant requires it)."""
 
 
 def report_key(patterns: Sequence[str], order: Sequence[str]) -> tuple[int, list[int]]:
@@ -494,7 +523,10 @@ class Variant:
     patterns: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Every pattern id the variant reports, with its (Chinese, English) name."""
     pattern_values: Mapping[str, str] = field(default_factory=dict)
-    """What each pattern is worth, in the variant's own terms (M = 2, 2 番, S = 8 …)."""
+    """What each pattern is worth, in the variant's own terms, in English (M = 2, 2 fan,
+    S = 8 …)."""
+    pattern_values_zh: Mapping[str, str] = field(default_factory=dict)
+    """``pattern_values`` in Chinese (大胡 倍数 2, 2 番 …), for the same patterns."""
     names: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Names of the variant's own ids (payment reasons, counters, the wild …), over
     COMMON_NAMES."""
@@ -503,7 +535,9 @@ class Variant:
     restrictions: tuple[Restriction, ...] = ()
     """Rules that take choices away from a player, in words, most defining first."""
     readings: tuple[str, ...] = ()
-    """How this project reads the rules where the seeds leave a choice, in plain words."""
+    """How this project reads the rules where the seeds leave a choice, in plain English."""
+    readings_zh: tuple[str, ...] = ()
+    """``readings`` in Chinese, one for one (validate_variant checks the count)."""
     play: PlayHints = PlayHints()
     """What the variant pays and punishes, for bots (greedy+)."""
     reserved: tuple[Reserved, ...] = ()

@@ -16,7 +16,7 @@ from majiang.rules.base import (
     escape_option,
 )
 from majiang.rules.view import HandView
-from majiang.scoring import Item
+from majiang.scoring import Item, seat_mark, tile_mark
 from majiang.tiles import Tile
 from majiang.values import (
     HandResult,
@@ -49,7 +49,14 @@ PATTERNS = (
 
 OPTIONS = (
     Option(
-        "base_score", "int", 1, "基础分", "B, the base of every payment", minimum=1, en="base score"
+        "base_score",
+        "int",
+        1,
+        "基础分",
+        "B, the base of every payment",
+        minimum=1,
+        en="base score",
+        doc_zh="每笔支付的基数",
     ),
     Option(
         "horses",
@@ -59,14 +66,16 @@ OPTIONS = (
         "the dealer buys horses: he wins and loses with each horse's target seat; "
         "a target that nets 0 moves nothing",
         en="buy horses",
+        doc_zh="庄家买马：马指向的那家赢多少、输多少，庄家跟着赢、跟着输；净得为 0 的那家不动分",
     ),
     Option(
         "hunyise_big",
         "bool",
         True,
         "混一色算大胡",
-        "混一色 counts as a big hand",
+        "a half flush (one suit and honors) counts as a big hand",
         en="half flush is a big hand",
+        doc_zh="混一色（一门花色加字牌）算大胡",
     ),
     Option(
         "kong_pay_on_draw",
@@ -75,6 +84,7 @@ OPTIONS = (
         "流局算杠",
         "kongs are paid in a drawn hand",
         en="kongs paid in a drawn hand",
+        doc_zh="流局时杠也照付",
     ),
     escape_option(8),
     FIRST_DEALER,
@@ -203,25 +213,61 @@ class GuangdongRules(BaseRules):
             w = win.winner
             share = 2 * b * m
             how = f"2 x 基础分 {b} x {'大胡 2' if m == 2 else '小胡 1'}"
+            zh = f"2 × 基础分 {b} × {'大胡 2' if m == 2 else '小胡 1'}"
+            en = f"2 x base {b} x {'big hand 2' if m == 2 else 'small hand 1'}"
             if win.win_type == WinType.ROB_KONG:
                 assert win.source is not None
-                base.append(Item("hu", win.source, w, 3 * share, f"3 x {how}", "rob_kong"))
+                base.append(
+                    Item(
+                        "hu",
+                        win.source,
+                        w,
+                        3 * share,
+                        f"3 x {how}",
+                        "rob_kong",
+                        f"3 × {zh}",
+                        f"3 x {en}",
+                    )
+                )
             elif win.win_type == WinType.KONG_REPLACEMENT and win.kong_source is not None:
                 base.append(
-                    Item("hu", win.kong_source, w, 3 * share, f"3 x {how}", "kong_after_direct")
+                    Item(
+                        "hu",
+                        win.kong_source,
+                        w,
+                        3 * share,
+                        f"3 x {how}",
+                        "kong_after_direct",
+                        f"3 × {zh}",
+                        f"3 x {en}",
+                    )
                 )
             else:
-                base += [Item("hu", s, w, share, how, win.win_type) for s in range(4) if s != w]
+                base += [
+                    Item("hu", s, w, share, how, win.win_type, zh, en) for s in range(4) if s != w
+                ]
         if win is not None or view.options["kong_pay_on_draw"]:
             for meld, konger in view.kongs:
                 if meld.kind == MeldKind.KONG_DIRECT:
                     assert meld.source is not None
-                    base.append(Item("kong", meld.source, konger, 3 * b, f"3 x {b}", meld.kind))
+                    base.append(
+                        Item(
+                            "kong",
+                            meld.source,
+                            konger,
+                            3 * b,
+                            f"3 x {b}",
+                            meld.kind,
+                            f"3 × 基础分 {b}",
+                            f"3 x base {b}",
+                        )
+                    )
                 else:
                     each = 2 * b if meld.kind == MeldKind.KONG_CONCEALED else b
                     how = f"{each // b} x {b}"
+                    zh, en = f"{each // b} × 基础分 {b}", f"{each // b} x base {b}"
                     base += [
-                        Item("kong", s, konger, each, how, meld.kind)
+                        Item("kong", s, konger, each, how, meld.kind, zh, en)
                         for s in range(4)
                         if s != konger
                     ]
@@ -233,21 +279,31 @@ class GuangdongRules(BaseRules):
                 if not _net(base, target):
                     continue  # RULES.md 1.5 (D13): a target that nets 0 moves nothing
                 on = f"马 {Tile(horse)} on S{target}"
+                t, h, dm = seat_mark(target), tile_mark(horse), seat_mark(d)
                 for it in base:
+                    n = it.points
                     if it.payee == target and it.payer != d:
-                        why = f"{on}, who gets {it.points} from S{it.payer}"
-                        items.append(Item("horse", it.payer, d, it.points, why, "horse"))
+                        why = f"{on}, who gets {n} from S{it.payer}"
+                        p = seat_mark(it.payer)
+                        zh = f"马 {h} 中 {t}：{p} 付给 {t} {n}，也付给庄家 {dm} {n}"
+                        en = (
+                            f"horse {h} on {t}, who gets {n} from {p}: {p} pays the dealer {dm} too"
+                        )
+                        items.append(Item("horse", it.payer, d, n, why, "horse", zh, en))
                     if it.payer == target and it.payee != d:
-                        why = f"{on}, who pays S{it.payee} {it.points}"
-                        items.append(Item("horse", d, it.payee, it.points, why, "horse"))
+                        why = f"{on}, who pays S{it.payee} {n}"
+                        q = seat_mark(it.payee)
+                        zh = f"马 {h} 中 {t}：{t} 付给 {q} {n}，庄家 {dm} 也付 {n}"
+                        en = f"horse {h} on {t}, who pays {q} {n}: the dealer {dm} pays too"
+                        items.append(Item("horse", d, it.payee, n, why, "horse", zh, en))
         return items
 
     def reserved_note(self, view: HandView, purpose: str, tile: int) -> tuple[str, str]:
         """The seat a horse points at (RULES.md 1.5)."""
         if purpose != HORSES.id:
             return ("", "")
-        seat = (view.dealer + horse_target(tile)) % 4
-        return (f"马中S{seat}", f"on S{seat}")
+        seat = seat_mark((view.dealer + horse_target(tile)) % 4)
+        return (f"马中{seat}", f"on {seat}")
 
     def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
         """Winner deals; the dealer's run grows while he wins; a draw passes the deal on."""
@@ -291,11 +347,12 @@ RESTRICTIONS = (
         "no_discard_win",
         "只能自摸",
         "self-draw only",
-        "A hand is won only by drawing the winning tile yourself (自摸) or by robbing an "
-        "added kong; nobody wins on a discard.",
-        "your hand is complete with {}, but here you win only by self-draw (只能自摸)",
+        "A hand is won only by drawing the winning tile yourself (self-draw) or by robbing "
+        "an added kong; nobody wins on a discard.",
+        "your hand is complete with {}, but here you win only by self-draw",
         now_zh="你的牌加上 {} 已成胡，但这里只能自摸胡（只能自摸）",
         limits=("win",),
+        rule_zh="只能自己摸到胡牌（自摸）或抢杠胡；谁都不能胡别人打出的牌。",
     ),
     Restriction(
         "no_chi",
@@ -303,6 +360,7 @@ RESTRICTIONS = (
         "no chi",
         "Discards are claimed only by peng or kong; there is no chi.",
         limits=("claim",),
+        rule_zh="别人打出的牌只能碰或杠，不能吃。",
     ),
     Restriction(
         "rob_own",
@@ -311,6 +369,7 @@ RESTRICTIONS = (
         "You may not rob an added kong made on a peng of your own discard; concealed and "
         "direct kongs cannot be robbed at all.",
         limits=("win",),
+        rule_zh="别人碰了你打出的牌再补杠，你不能抢这个杠；暗杠和明杠都不能抢。",
     ),
     Restriction(
         "last_turn",
@@ -320,6 +379,7 @@ RESTRICTIONS = (
         "the wall is empty: nobody can claim your discard and the hand ends with it",
         now_zh="牌墙已空：你打出的牌无人能要，打出后流局",
         limits=("claim",),
+        rule_zh="摸完最后一张后打出的牌谁都不能要，本局流局。",
     ),
 )
 """Guangdong's restrictions in words (RULES.md 1.2, 1.3)."""
@@ -329,25 +389,43 @@ READINGS = (
     "hand. Robbing a kong: the konger alone pays three such shares. A self-draw on the "
     "replacement tile of a direct kong: the seat that fed the kong pays all three shares.",
     "Big hands do not add up: one big pattern or several double the payment once. All "
-    "pungs (碰碰胡) and a win on a kong replacement (杠上开花) are not big hands; 混一色 "
-    "is big by default (option).",
+    "pungs and a self-draw on a kong replacement are not big hands; a half flush is big "
+    "by default (an option).",
     "Kongs: a direct kong costs the discarder 3 x base, an added kong 1 x base and a "
     "concealed kong 2 x base from each other seat. They are paid only when the hand is "
-    "won (unless 流局算杠 is on); a robbed kong is never paid.",
-    "Horses 买马: the dealer sets aside one horse tile per hand he has dealt in a row, up "
-    "to four. Each points at a seat counted from the dealer: 1, 5, 9, East and 中 the "
-    "dealer himself; 2, 6, South and 发 his next seat; 3, 7, West and 白 the seat "
+    "won (unless the option 'kongs paid in a drawn hand' is on); a robbed kong is never "
+    "paid.",
+    "Horses: the dealer sets aside one horse tile per hand he has dealt in a row, up "
+    "to four. Each points at a seat counted from the dealer: 1, 5, 9, East and Red the "
+    "dealer himself; 2, 6, South and Green his next seat; 3, 7, West and White the seat "
     "opposite; 4, 8 and North his previous seat.",
     "The dealer wins and loses together with each horse's seat: whatever that seat "
     "receives in win and kong payments, its payer also pays the dealer, and whatever it "
     "pays, the dealer pays too. A seat that nets 0 moves nothing.",
-    "天胡: the dealer complete with his 14 dealt tiles wins at once, also after concealed "
-    "kongs in his first turn.",
+    "Heavenly hand: the dealer complete with his 14 dealt tiles wins at once, also after "
+    "concealed kongs in his first turn.",
     "Dealer: the winner deals next; after a drawn hand the dealer's next seat deals.",
-    "Escape 逃跑: whoever leaves mid-hand pays the escape penalty (8 by default) to each "
+    "Escape: whoever leaves mid-hand pays the escape penalty (8 by default) to each "
     "other seat, and the match ends.",
 )
 """How this project reads the seed where it is silent (RULES.md D10-D19), in plain words."""
+
+READINGS_ZH = (
+    "支付：自摸时其他每家付 2 × 基础分，大胡翻倍。抢杠胡：由被抢杠的一家独付三份。"
+    "明杠的补牌自摸（杠上开花）：由放杠的一家付全部三份。",
+    "大胡不累加：一个或几个大胡牌型都只翻一倍。碰碰胡和杠上开花不算大胡；"
+    "混一色默认算大胡（可在选项中改）。",
+    "杠：明杠由放杠者付 3 × 基础分，补杠每家付 1 × 基础分，暗杠每家付 2 × 基础分。"
+    "只有胡牌才算杠（除非开了“流局算杠”）；被抢的杠不算。",
+    "买马：庄家连庄几局就留几张马牌，最多四张。每张马按点数从庄家数起指向一家："
+    "1、5、9、东、中指庄家自己；2、6、南、发指庄家下家；3、7、西、白指对家；4、8、北指上家。",
+    "庄家跟每张马指向的那家同输同赢：那家从胡和杠中收多少，付给它的人也付庄家多少；"
+    "那家付多少，庄家也付多少。净得为 0 的那家不动分。",
+    "天胡：庄家起手 14 张已成胡即胡，首轮暗杠之后也算。",
+    "坐庄：谁胡谁坐庄；流局后由庄家的下家坐庄。",
+    "逃跑：牌局中离开的一方付给其他每家逃跑扣分（默认 8 分），整场对局结束。",
+)
+"""``READINGS`` in Chinese."""
 
 GUANGDONG = Variant(
     id="guangdong",
@@ -367,7 +445,10 @@ GUANGDONG = Variant(
     heavenly_after_kong=True,
     patterns=PATTERN_NAMES,
     pattern_values={
-        p: "小胡 small: M = 1" if p == "basic_hand" else "大胡 big: M = 2" for p in PATTERN_NAMES
+        p: "small hand: M = 1" if p == "basic_hand" else "big hand: M = 2" for p in PATTERN_NAMES
+    },
+    pattern_values_zh={
+        p: "小胡：倍数 1" if p == "basic_hand" else "大胡：倍数 2" for p in PATTERN_NAMES
     },
     names=NAMES,
     summary=(
@@ -377,4 +458,5 @@ GUANGDONG = Variant(
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    readings_zh=READINGS_ZH,
 )

@@ -46,7 +46,16 @@ SEAT_FLOWERS = ((34, 38), (35, 39), (36, 41), (37, 40))
 """By position from the dealer: 春/梅, 夏/兰, 秋/菊, 冬/竹 (RULES.md 3.1)."""
 
 OPTIONS = (
-    Option("base_unit", "int", 1, "底分", "u, multiplies every amount", minimum=1, en="base unit"),
+    Option(
+        "base_unit",
+        "int",
+        1,
+        "底分",
+        "u, multiplies every amount",
+        minimum=1,
+        en="base unit",
+        doc_zh="所有分数都乘以它",
+    ),
     Option(
         "baopai",
         "bool",
@@ -56,6 +65,8 @@ OPTIONS = (
         "discards, not added together: a discard win between the two is paid by the "
         "discarder alone",
         en="liability",
+        doc_zh="一家吃另一家三道牌，或碰另一家三道牌（明杠算碰，吃和碰不合计）："
+        "两家之间的点炮胡由放铳者一家全付",
     ),
     Option(
         "dealer_streak_bonus",
@@ -64,6 +75,7 @@ OPTIONS = (
         "连庄加倍",
         "dealer transfers x (1 + s), s the dealer's consecutive wins",
         en="dealer streak bonus",
+        doc_zh="庄家收付的分数乘以（1 + 连庄次数）",
     ),
     Option(
         "kong_pay_on_draw",
@@ -72,6 +84,7 @@ OPTIONS = (
         "流局算杠",
         "kongs are paid in a drawn hand",
         en="kongs paid in a drawn hand",
+        doc_zh="流局时杠也照付",
     ),
     Option(
         "dealer_after_xian_win",
@@ -81,6 +94,11 @@ OPTIONS = (
         "after a non-dealer wins: the winner's next seat deals, or the dealer's next",
         choices=("winner_next", "dealer_next"),
         en="dealer after a non-dealer wins",
+        doc_zh="闲家胡牌后：由胡牌者的下家坐庄，或由庄家的下家坐庄",
+        choice_names=(
+            ("胡牌者的下家", "the winner's next seat"),
+            ("庄家的下家", "the dealer's next seat"),
+        ),
     ),
     escape_option(0),
     FIRST_DEALER,
@@ -184,10 +202,20 @@ class HainanRules(BaseRules):
         def times(x: int, y: int) -> int:
             return 1 + s if bonus and d in (x, y) and x != y else 1
 
-        def how(points: int, x: int, y: int) -> str:
-            """The arithmetic of one transfer: points x 底分 (x 连庄 1 + s)."""
-            streak = f" x 连庄 {times(x, y)}" if times(x, y) > 1 else ""
-            return f"{points} x 底分 {u}{streak}"
+        def how(points: int, x: int, y: int) -> tuple[str, str, str]:
+            """The arithmetic of one transfer: points x 底分 (x 连庄 1 + s), as the note,
+            in Chinese and in English."""
+            k = times(x, y)
+            return (
+                f"{points} x 底分 {u}" + (f" x 连庄 {k}" if k > 1 else ""),
+                f"{points} × 底分 {u}" + (f" × 连庄 {k}" if k > 1 else ""),
+                f"{points} x base {u}" + (f" x dealer streak {k}" if k > 1 else ""),
+            )
+
+        def item(
+            kind: str, x: int, y: int, points: int, hows: tuple[str, str, str], why: str
+        ) -> Item:
+            return Item(kind, x, y, points, hows[0], why, hows[1], hows[2])
 
         items: list[Item] = []
         if win is not None:
@@ -200,20 +228,18 @@ class HainanRules(BaseRules):
                     _three_claims(view, w, src) or _three_claims(view, src, w)
                 )
                 if liable:
-                    items.append(
-                        Item(
-                            "baopai",
-                            src,
-                            w,
-                            sum(shares.values()),
-                            "包牌: the discarder pays all three shares: "
-                            + " + ".join(how(20 if p == src else 10, p, w) for p in shares),
-                            "baopai",
-                        )
+                    parts = [how(20 if p == src else 10, p, w) for p in shares]
+                    hows = (
+                        "包牌: the discarder pays all three shares: "
+                        + " + ".join(h[0] for h in parts),
+                        "包牌：放铳者付三家的份：" + " + ".join(h[1] for h in parts),
+                        "liability: the discarder pays all three shares: "
+                        + " + ".join(h[2] for h in parts),
                     )
+                    items.append(item("baopai", src, w, sum(shares.values()), hows, "baopai"))
                 else:
                     items += [
-                        Item(
+                        item(
                             "hu",
                             p,
                             w,
@@ -225,7 +251,7 @@ class HainanRules(BaseRules):
                     ]
             else:
                 items += [
-                    Item("hu", p, w, 20 * u * times(p, w), how(20, p, w), win.win_type)
+                    item("hu", p, w, 20 * u * times(p, w), how(20, p, w), win.win_type)
                     for p in range(4)
                     if p != w
                 ]
@@ -233,7 +259,7 @@ class HainanRules(BaseRules):
             for meld, konger in view.kongs:
                 each = 20 if meld.kind == MeldKind.KONG_CONCEALED else 10
                 items += [
-                    Item(
+                    item(
                         "kong",
                         p,
                         konger,
@@ -286,25 +312,28 @@ RESTRICTIONS = (
     Restriction(
         "no_discard_win",
         "有番才能胡",
-        "a discard win needs 番",
-        "A win on a discard (or by robbing a kong) needs at least one 番 of the first "
+        "a discard win needs a fan",
+        "A win on a discard (or by robbing a kong) needs at least one fan of the first "
         "eleven (only chows, concealed, all pungs, all one suit, 2-5-8 pair, robbing, a "
         "dragon pung, your seat flower, your seat wind, thirteen orphans, seven pairs). A "
         "self-draw needs none.",
-        "your hand is complete with {}, but has no 番: a win on a discard needs one "
-        "(有番才能胡); you may still win by self-draw",
+        "your hand is complete with {}, but has no fan: a win on a discard needs one; "
+        "you may still win by self-draw",
         now_zh="你的牌加上 {} 已成胡，但没有番：点炮胡至少要一番（有番才能胡）；自摸仍可胡",
         limits=("win",),
+        rule_zh="点炮胡（或抢杠胡）至少要有前十一种番中的一种（只吃不碰、门前清、碰碰胡、"
+        "清一色、二五八做将、抢杠、中发白、位置花、门风、十三幺、七对）。自摸不需要番。",
     ),
     Restriction(
         "last_turn",
         "倒数第二张",
         "second-to-last tile",
-        "Fifteen tiles stay in the wall (七墩半). The discard made after the draw that leaves "
-        "16 tiles may only be won on: no chi, peng or kong.",
+        "Fifteen tiles stay in the wall. The discard made after the draw that leaves 16 "
+        "tiles may only be won on: no chi, peng or kong.",
         "16 tiles are left: your discard can only be won on",
         now_zh="只剩 16 张：你打出的牌只能被胡",
         limits=("claim",),
+        rule_zh="牌墙留 15 张（七墩半）。摸牌后剩 16 张时打出的牌只能被胡：不能吃、碰、杠。",
     ),
     Restriction(
         "last_tile",
@@ -312,37 +341,56 @@ RESTRICTIONS = (
         "last tile",
         "The seat that draws the last tile (leaving 15) may only win by self-draw; it does "
         "not discard, and if it does not win the hand is drawn.",
-        "this is the last tile: win by self-draw (h) or pass (x) and the hand is drawn",
+        "this is the last tile: win by self-draw or pass and the hand is drawn",
         now_zh="最后一张：只能自摸胡，或者过（流局）",
         limits=("discard", "claim"),
+        rule_zh="摸到最后一张（剩 15 张）的一家只能自摸胡；他不打牌，不胡就流局。",
     ),
 )
 """Hainan's restrictions in words (RULES.md 3.2-3.4)."""
 
 READINGS = (
-    "番 are a condition for winning, not a multiplier: payments are fixed.",
+    "A fan is a condition for winning, not a multiplier: payments are fixed.",
     "Payments: on a win on a discard the discarder pays 20 and the other two 10 each; on a "
     "self-draw each other seat pays 20. Robbing a kong is paid like a discard win, with the "
-    "konger as the discarder. The 底分 option multiplies every amount.",
+    "konger as the discarder. The base unit option multiplies every amount.",
     "Kongs: a direct or added kong costs each other seat 10, a concealed kong 20. They are "
-    "paid only when the hand is won (unless 流局算杠 is on); a robbed kong is not paid.",
-    "连庄: while the dealer keeps winning, every payment between him and a non-dealer is "
-    "multiplied by 1 + the number of his wins in a row.",
-    "包牌: three chis by one seat on another's discards, or three pengs (a direct kong "
-    "counts as a peng) - chis and pengs are not added together - bind the two seats: a win "
-    "on a discard between them, either way, is paid entirely by the discarder. A self-draw "
-    "is never 包.",
-    "中发白: a triplet or kong of 中 or 发 counts, exposed or concealed; 白 counts only as "
-    "a peng or a kong, or a triplet completed by the winning discard.",
+    "paid only when the hand is won (unless the option 'kongs paid in a drawn hand' is "
+    "on); a robbed kong is not paid.",
+    "Dealer streak: while the dealer keeps winning, every payment between him and a "
+    "non-dealer is multiplied by 1 + the number of his wins in a row.",
+    "Liability: three chis by one seat on another's discards, or three pengs (a direct "
+    "kong counts as a peng) - chis and pengs are not added together - bind the two seats: "
+    "a win on a discard between them, either way, is paid entirely by the discarder. A "
+    "self-draw is never bound.",
+    "Dragon pung: a triplet or kong of Red or Green counts, exposed or concealed; White "
+    "counts only as a peng or a kong, or a triplet completed by the winning discard.",
     "Flowers: a flower is shown at once and replaced from the back of the wall. Your seat "
-    "flowers: dealer 春/梅, next 夏/兰, opposite 秋/菊, previous 冬/竹.",
+    "flowers: dealer Spring/Plum, next Summer/Orchid, opposite Autumn/Chrysanthemum, "
+    "previous Winter/Bamboo.",
     "Seat winds: dealer East, next South, opposite West, previous North. Four identical "
     "tiles count as two pairs in seven pairs; the 2-5-8 pair needs the standard shape.",
     "Dealer: he stays after his win or a drawn hand; after another seat wins, the winner's "
     "next seat deals (option: the dealer's next seat).",
-    "No 漏胡 rule: passing a win does not stop you winning on the next discard.",
+    "No passed-win rule: passing a win does not stop you winning on the next discard.",
 )
 """How this project reads the seed where it is silent (RULES.md D37-D49), in plain words."""
+
+READINGS_ZH = (
+    "番是胡牌的条件，不是倍数：分数是固定的。",
+    "支付：点炮胡时放铳者付 20，另外两家各付 10；自摸时其他每家付 20。"
+    "抢杠胡按点炮胡付，被抢杠者算放铳者。底分选项乘以所有分数。",
+    "杠：明杠和补杠其他每家付 10，暗杠付 20。只有胡牌才算杠（除非开了“流局算杠”）；被抢的杠不算。",
+    "连庄：庄家连续胡牌时，庄家与闲家之间的每笔支付乘以（1 + 连胡次数）。",
+    "包牌：一家吃另一家三道牌，或碰另一家三道牌（明杠算碰，吃和碰不合计），两家就绑在一起："
+    "两家之间无论谁点炮，都由放铳者全付。自摸不包。",
+    "中发白：中或发的刻子、杠，明暗都算；白只有碰、杠或由胡的那张牌凑成的刻子才算。",
+    "花牌：摸到花牌立即亮出，从牌墙尾部补牌。位置花：庄家春/梅，下家夏/兰，对家秋/菊，上家冬/竹。",
+    "门风：庄家东，下家南，对家西，上家北。七对中四张相同算两对；二五八做将需是标准牌型。",
+    "坐庄：庄家胡牌或流局时连庄；闲家胡牌后由胡牌者的下家坐庄（可选庄家的下家）。",
+    "没有漏胡：放过一次胡，下一张打出的牌照样可以胡。",
+)
+"""``READINGS`` in Chinese."""
 
 HAINAN = Variant(
     id="hainan",
@@ -362,17 +410,22 @@ HAINAN = Variant(
     flowers=True,
     patterns=PATTERN_NAMES,
     pattern_values={
-        p: "1 番: allows a discard win; points are fixed"
+        p: "1 fan: allows a discard win; points are fixed"
         if p != "self_draw"
-        else "no 番; points are fixed"
+        else "no fan; points are fixed"
+        for p in PATTERN_NAMES
+    },
+    pattern_values_zh={
+        p: "1 番：可以点炮胡；分数固定" if p != "self_draw" else "不算番；分数固定"
         for p in PATTERN_NAMES
     },
     names=NAMES,
     summary=(
         "有番才能胡：点炮胡至少要一番，自摸不用",
-        "A win on a discard needs at least one 番 (有番才能胡); a self-draw needs none",
+        "A win on a discard needs at least one fan; a self-draw needs none",
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    readings_zh=READINGS_ZH,
     play=PlayHints(defence=1.0, kong=1),  # a deal-in pays 20 (3.5); a concealed kong 60
 )

@@ -20,7 +20,7 @@ from majiang.rules.base import (
     indicator_wild,
 )
 from majiang.rules.view import HandView
-from majiang.scoring import Item
+from majiang.scoring import Item, seat_mark
 from majiang.values import (
     JSON,
     Action,
@@ -57,9 +57,12 @@ OPTIONS = (
         "choice",
         "fixed",
         "财神",
-        "fixed: 白板 are wilds; flipped: 翻财神",
+        "White dragons: the four White dragons are the wilds; a flipped tile: a tile turned "
+        "up after the deal names the wild",
         choices=("fixed", "flipped"),
         en="wild tiles",
+        doc_zh="固定：四张白板是财神；翻财神：发牌后翻开一张牌，决定财神",
+        choice_names=(("白板财神", "White dragons"), ("翻财神", "a flipped tile")),
     ),
     Option(
         "base_score",
@@ -69,14 +72,22 @@ OPTIONS = (
         "b, the base of every payment",
         choices=(1, 2, 3, 5),
         en="base score",
+        doc_zh="每笔支付的基数",
+        choice_names=(
+            ("1 分", "1 point"),
+            ("2 分", "2 points"),
+            ("3 分", "3 points"),
+            ("5 分", "5 points"),
+        ),
     ),
     Option(
         "chengbao",
         "bool",
         True,
         "带承包",
-        "摊 limits and 承包 liability",
+        "claim limits (at most two claims on one seat) and liability for three",
         en="claim limits and liability",
+        doc_zh="摊的限制（同一家最多吃碰杠两次）和三摊承包",
     ),
     Option(
         "wild_in_melds",
@@ -85,14 +96,16 @@ OPTIONS = (
         "财神可吃碰杠",
         "wilds may stand in chi, peng and kongs",
         en="wilds in melds",
+        doc_zh="财神可以当作吃、碰、杠中的牌",
     ),
     Option(
         "wild_luxury_quad",
         "bool",
         False,
         "财神替豪七杠子",
-        "a kind made four with wilds counts as a quadruple in 豪华七对",
+        "a kind made four with wilds counts as a quadruple in luxury seven pairs",
         en="wild quads in luxury seven pairs",
+        doc_zh="豪华七对子中，用财神凑成的四张算一个杠子",
     ),
     Option(
         "discard_pay",
@@ -102,15 +115,23 @@ OPTIONS = (
         "who pays a discard win: the discarder, or all three",
         choices=("discarder", "all"),
         en="who pays a discard win",
+        doc_zh="点炮胡由谁付：放铳者一家，还是三家都付",
+        choice_names=(("放铳者付", "the discarder"), ("三家都付", "all three")),
     ),
     Option(
         "start_lao",
         "choice",
         1,
         "起庄",
-        "the level L of a new dealer: 平庄起 1, 笃二老庄 2, 笃三老庄 3",
+        "the level L of a new dealer: plain 1, second level 2, third level 3",
         choices=(1, 2, 3),
         en="new dealer's level",
+        doc_zh="新庄家的老庄等级：平庄起 1、笃二老庄 2、笃三老庄 3",
+        choice_names=(
+            ("平庄起", "plain (level 1)"),
+            ("笃二老庄", "level 2"),
+            ("笃三老庄", "level 3"),
+        ),
     ),
     escape_option(0),
     FIRST_DEALER,
@@ -302,7 +323,9 @@ class HangzhouRules(BaseRules):
         ids, f, why = self._best(view, win)
         return Score(ids, f, tuple(self._settle(view, win, f, why)))
 
-    def _best(self, view: HandView, win: WinInfo) -> tuple[tuple[str, ...], int, str]:
+    def _best(
+        self, view: HandView, win: WinInfo
+    ) -> tuple[tuple[str, ...], int, tuple[str, str, str]]:
         seat = win.winner
         wild = view.wild
         concealed = view.hand_tiles(seat)
@@ -313,7 +336,7 @@ class HangzhouRules(BaseRules):
         if self_draw:
             before.remove(win.tile)
         n, m, m_after = chain(view.seat_log[seat]) if self_draw else (0, 0, 0)
-        best: tuple[int, list[str], str] = (0, [], "")
+        best: tuple[int, list[str], tuple[str, str, str]] = (0, [], ("", "", ""))
         no_melds = not view.melds[seat]
         readings = decompositions(
             concealed, wild=wild, seven_pairs=no_melds, thirteen_orphans=False
@@ -345,7 +368,12 @@ class HangzhouRules(BaseRules):
             f = fan(s, g, nn, mm)
             ids = [shape_id] + ([tag] if g else []) + ["gang"] * mm + ["piao"] * nn
             if f > best[0] or (f == best[0] and len(ids) > len(best[1])):
-                why = f"F = S {s} x G {2 if g else 1} x 2^({nn}+{mm}) = {f}"
+                gg, power = 2 if g else 1, f"2^({nn}+{mm})"
+                why = (
+                    f"F = S {s} x G {gg} x {power} = {f}",
+                    f"番 = 牌型 {s} × 爆头 {gg} × {power} = {f}",
+                    f"F = shape {s} x wild pair head {gg} x {power} = {f}",
+                )
                 best = (f, ids, why)
         return tuple(best[1]), best[0], best[2]
 
@@ -373,7 +401,9 @@ class HangzhouRules(BaseRules):
                 q += 1
         return q
 
-    def _settle(self, view: HandView, win: WinInfo, f: int, why: str) -> list[Item]:
+    def _settle(
+        self, view: HandView, win: WinInfo, f: int, why: tuple[str, str, str]
+    ) -> list[Item]:
         """b x 庄闲分 x F, then 承包 (RULES.md 2.5). Kongs are never paid."""
         b = int(view.options["base_score"])
         lao = view.counters.get("lao", 1)
@@ -384,8 +414,10 @@ class HangzhouRules(BaseRules):
 
         def pay(p: int) -> Item:
             zx = z(w, p)
-            note = f"底分 {b} x 庄闲分 {zx} x 番 ({why})"
-            return Item("hu", p, w, b * zx * f, note, win.win_type)
+            note = f"底分 {b} x 庄闲分 {zx} x 番 ({why[0]})"
+            zh = f"底分 {b} × 庄闲分 {zx} × 番数（{why[1]}）"
+            en = f"base {b} x dealer points {zx} x F ({why[2]})"
+            return Item("hu", p, w, b * zx * f, note, win.win_type, zh, en)
 
         if win.win_type == W_DISCARD and view.options["discard_pay"] == "discarder":
             assert win.source is not None
@@ -403,6 +435,10 @@ class HangzhouRules(BaseRules):
                 x,
                 f"三摊承包: S{w} claimed 3 times from S{p}; pays X = {x}",
                 "santan",
+                f"三摊承包：{seat_mark(w)} 吃碰杠了 {seat_mark(p)} 三次；"
+                f"{seat_mark(p)} 付三家的份 {x}",
+                f"liability: {seat_mark(w)} claimed 3 times from {seat_mark(p)}, who pays "
+                f"all three shares, {x}",
             )
             for p in range(4)
             if p != w and view.claims_count[w][p] >= 3
@@ -415,6 +451,9 @@ class HangzhouRules(BaseRules):
                 2 * x,
                 f"倒承包: S{p} claimed 3 times from S{w}; pays 2X",
                 "dao_chengbao",
+                f"倒承包：{seat_mark(p)} 吃碰杠了 {seat_mark(w)} 三次；付三家的份的两倍 {2 * x}",
+                f"reverse liability: {seat_mark(p)} claimed 3 times from {seat_mark(w)}; pays "
+                f"all three shares twice, {2 * x}",
             )
             for p in range(4)
             if p != w and view.claims_count[p][w] >= 3
@@ -461,28 +500,30 @@ RESTRICTIONS = (
         "no_discard_win",
         "放铳限制",
         "discard wins limited",
-        "Wins are by self-draw. A win on a discard (放铳) is allowed only while the dealer "
-        "is at level 3 (三老庄), only between the dealer and a non-dealer, never on a "
-        "discarded wild, and never when your hand is 爆头-ready (a wild waiting to pair "
-        "with any tile).",
-        "your hand is complete with {}, but a win on a discard needs 三老庄, a dealer on "
-        "one side, no wild discarded and a hand that is not 爆头-ready",
+        "Wins are by self-draw. A win on a discard is allowed only while the dealer is at "
+        "level 3, only between the dealer and a non-dealer, never on a discarded wild, and "
+        "never when your hand is wild-pair ready (a wild waiting to pair with any tile).",
+        "your hand is complete with {}, but a win on a discard needs the dealer at level 3, "
+        "the dealer on one side, no wild discarded and a hand that is not wild-pair ready",
         now_zh="你的牌加上 {} 已成胡，但点炮胡需三老庄、庄闲之间、打出的不是财神、你也不是爆头听",
         limits=("win",),
+        rule_zh="以自摸为主。只有庄家到三老庄时，庄家与闲家之间才能点炮胡；财神打出不能胡，"
+        "爆头听（财神单吊任意牌）时也不能点炮胡。",
     ),
     Restriction(
         "zhuada",
         "抓打",
         "wild thrown",
-        "When a seat discards a wild (财神), until that seat's next turn every other seat "
-        "may not chi, peng, kong a discard, add a kong or win on a discard; in its own turn "
-        "it may only win by self-draw, declare a concealed kong or discard the tile it "
-        "just drew.",
+        "When a seat discards a wild, until that seat's next turn every other seat may not "
+        "chi, peng, kong a discard, add a kong or win on a discard; in its own turn it may "
+        "only win by self-draw, declare a concealed kong or discard the tile it just drew.",
         "{} discarded a wild: until its next turn you may only self-draw, declare a "
         "concealed kong or discard the tile you drew, and you may claim nothing",
         now_zh="{} 打出了财神（抓打）：到其下一轮前你不能吃、碰、杠或点炮胡；"
         "轮到你时只能自摸、暗杠或打出刚摸的牌",
         limits=("discard", "win", "claim", "kong"),
+        rule_zh="有人打出财神后，到他下一轮之前，其他各家不能吃、碰、明杠、补杠或点炮胡；"
+        "轮到自己时只能自摸、暗杠或打出刚摸到的牌。",
     ),
     Restriction(
         "missed_win",
@@ -493,6 +534,7 @@ RESTRICTIONS = (
         "you passed a win on {}: no discard win on it until your next draw",
         now_zh="你放过了 {} 的胡（漏胡）：到你下次摸牌前不能再胡别人打的这张",
         limits=("win",),
+        rule_zh="放过别人打出的一张可胡的牌后，到自己下次摸牌前不能再胡别人打出的这种牌。",
     ),
     Restriction(
         "missed_peng",
@@ -502,25 +544,30 @@ RESTRICTIONS = (
         "you passed a peng of {}: no peng of it until your next draw",
         now_zh="你放过了 {} 的碰（漏碰）：到你下次摸牌前不能碰这张",
         limits=("claim",),
+        rule_zh="放过一次碰后，到自己下次摸牌前不能再碰这种牌。",
     ),
     Restriction(
         "tan",
         "摊",
         "claim limit",
-        "With 承包 on, you may claim (chi, peng or kong) at most twice from the same seat in "
-        "a hand; a third claim is allowed only at 三老庄 between the dealer and a non-dealer.",
+        "With liability on, you may claim (chi, peng or kong) at most twice from the same "
+        "seat in a hand; a third claim is allowed only when the dealer is at level 3, "
+        "between the dealer and a non-dealer.",
         "you have claimed twice from {}: no more claims from there this hand",
         now_zh="你已从 {} 吃碰杠两次（摊）：本局不能再要他打的牌",
         limits=("claim",),
+        rule_zh="带承包时，一局中同一家打出的牌最多吃、碰、杠两次；"
+        "只有三老庄时庄闲之间才能要第三次。",
     ),
     Restriction(
         "two_chi",
         "最多吃两次",
         "two chis at most",
-        "With 承包 off, each seat may chi at most twice in a hand.",
+        "With liability off, each seat may chi at most twice in a hand.",
         "you have made two chis: no more chi this hand",
         now_zh="你已吃了两次：本局不能再吃",
         limits=("claim",),
+        rule_zh="不带承包时，每家一局最多吃两次。",
     ),
     Restriction(
         "last_turn",
@@ -531,6 +578,8 @@ RESTRICTIONS = (
         "this is the last turn: no kong, and your discard can only be won on",
         now_zh="最后一轮：不能杠，你打出的牌只能被胡",
         limits=("kong", "claim"),
+        rule_zh="摸牌后牌墙只剩 20 张或更少时，这一轮是最后一轮：不能杠，打出的牌只能被胡；"
+        "没人胡就流局。",
     ),
     Restriction(
         "wild_claim",
@@ -539,38 +588,62 @@ RESTRICTIONS = (
         "A discarded wild can never be claimed: no chi, peng, kong or win on it. Robbing a "
         "kong is not played.",
         limits=("claim", "win"),
+        rule_zh="打出的财神谁都不能要：不能吃、碰、杠，也不能胡。不玩抢杠胡。",
     ),
 )
 """Hangzhou's restrictions in words (RULES.md 2.1-2.4)."""
 
 READINGS = (
-    "Wilds 财神: by default the four 白板 (5z) are wilds; with 翻财神 a tile is turned up "
-    "after the deal and the other three of its kind are the wilds (白板 is then ordinary). A "
-    "wild may stand for any tile in a winning hand, and (option) in a chi, peng or kong, "
-    "which then needs at least one natural tile; a wild in a meld stays that tile.",
-    "Value 番 = shape x 爆头 x 2 for every 杠 and 飘 of the chain: 平胡 1, 七对子 2, "
-    "each 豪华 quadruple doubles, seven pairs without a wild (清七对) doubles again; 爆头 "
-    "and 七客 double.",
-    "爆头: you win by self-draw with a hand that was complete except for a wild waiting "
-    "for any tile to pair with. 七客 is the same for seven pairs.",
-    "The chain: the kongs you declared (杠) and the wilds you discarded (飘) since your "
-    "last ordinary discard, chi or peng. All of it counts for a 爆头 win; for another "
+    "Wilds: by default the four White dragons are wilds; with a flipped wild a tile is "
+    "turned up after the deal and the other three of its kind are the wilds (White is then "
+    "ordinary). A wild may stand for any tile in a winning hand, and (option) in a chi, "
+    "peng or kong, which then needs at least one natural tile; a wild in a meld stays "
+    "that tile.",
+    "Value F = shape x wild pair head x 2 for every kong and thrown wild of the chain: "
+    "basic hand 1, seven pairs 2, each luxury quadruple doubles, seven pairs without a "
+    "wild doubles again; a wild pair head (and seven pairs with one) doubles.",
+    "Wild pair head: you win by self-draw with a hand that was complete except for a wild "
+    "waiting for any tile to pair with. Seven pairs with a wild pair head is the same for "
+    "seven pairs.",
+    "The chain: the kongs you declared and the wilds you discarded since your last "
+    "ordinary discard, chi or peng. All of it counts for a wild-pair-head win; for another "
     "self-draw only the kongs of this turn count (a wild thrown and then a plain self-draw "
     "is just a self-draw).",
-    "Payment: each other seat pays 底分 x 庄闲分 x 番; 庄闲分 is 2, 4 or 8 (dealer level "
-    "1, 2, 3) between the dealer and a non-dealer, 1 between non-dealers. A win on a "
-    "discard is paid by the discarder alone (option: by all three).",
-    "承包: if the winner made three claims on one seat, that seat pays what all three would "
-    "have paid; a seat that made three claims on the winner pays double that; they replace "
-    "the normal payers.",
+    "Payment: each other seat pays base x dealer points x F; dealer points are 2, 4 or 8 "
+    "(dealer level 1, 2, 3) between the dealer and a non-dealer, 1 between non-dealers. A "
+    "win on a discard is paid by the discarder alone (option: by all three).",
+    "Liability: if the winner made three claims on one seat, that seat pays what all three "
+    "would have paid; a seat that made three claims on the winner pays double that; they "
+    "replace the normal payers.",
     "Kongs are never paid, a drawn hand pays nothing, and an added kong cannot be robbed.",
     "After a kong's replacement draw one more tile is taken from the back of the wall and "
     "set aside.",
-    "Dealer level 老庄: a new dealer starts at level 1 (option 起庄: 2 or 3), and rises by "
-    "one each time he wins or the hand is drawn, up to 3; whoever wins becomes the dealer.",
-    "In the dealer's first turn his 14th dealt tile counts as his drawn tile (for 爆头).",
+    "Dealer level: a new dealer starts at level 1 (option: 2 or 3), and rises by one each "
+    "time he wins or the hand is drawn, up to 3; whoever wins becomes the dealer.",
+    "In the dealer's first turn his 14th dealt tile counts as his drawn tile (for a wild "
+    "pair head).",
 )
 """How this project reads the seed where it is silent (RULES.md D20-D36), in plain words."""
+
+READINGS_ZH = (
+    "财神：默认四张白板是财神；翻财神时，发牌后翻开一张牌，同种的另外三张是财神（白板此时是普通牌）。"
+    "胡牌时财神可当任意牌；开了选项还可用于吃、碰、杠，但至少要有一张真牌；"
+    "副露中的财神就一直当那张牌。",
+    "番数 = 牌型 × 爆头 × 连串中每个杠和飘各乘 2：平胡 1，七对子 2，每个豪华杠子再翻倍，"
+    "不带财神的七对子（清七对）再翻倍；爆头和七客翻倍。",
+    "爆头：除一张财神等着与任意牌成对之外已成胡，再自摸。七客是七对子的爆头。",
+    "连串：自上次普通打牌、吃或碰以来自己开的杠和打出的财神（飘）。爆头胡时全部都算；"
+    "其他自摸只算本轮的杠（飘了财神再普通自摸只算自摸）。",
+    "支付：其他每家付 底分 × 庄闲分 × 番数；庄闲之间庄闲分为 2、4、8（老庄 1、2、3 级），"
+    "闲家之间为 1。点炮胡由放铳者一家付（可选三家都付）。",
+    "承包：赢家吃碰杠同一家三次，这家替三家付；有人吃碰杠赢家三次，这家付双倍；"
+    "承包时其他人不再付。",
+    "杠不算分，流局不付分，补杠不能被抢。",
+    "杠后补牌之后，再从牌墙尾部拿一张放在一边。",
+    "老庄：新庄家从 1 级起（起庄选项可为 2 或 3），每胡一次或流局升一级，最高 3 级；谁胡谁坐庄。",
+    "庄家第一轮时，起手第 14 张算作他摸到的牌（用于判断爆头）。",
+)
+"""``READINGS`` in Chinese."""
 
 HANGZHOU = Variant(
     id="hangzhou",
@@ -608,13 +681,29 @@ HANGZHOU = Variant(
         "gang": "x 2 each",
         "piao": "x 2 each",
     },
+    pattern_values_zh={
+        "basic_hand": "牌型 1",
+        "seven_pairs": "牌型 2（带财神）",
+        "luxury_seven_pairs": "牌型 4",
+        "double_luxury_seven_pairs": "牌型 8",
+        "triple_luxury_seven_pairs": "牌型 16",
+        "pure_seven_pairs": "牌型 4（不带财神）",
+        "luxury_pure_seven_pairs": "牌型 8",
+        "double_luxury_pure_seven_pairs": "牌型 16",
+        "triple_luxury_pure_seven_pairs": "牌型 32",
+        "baotou": "×2",
+        "qike": "×2",
+        "gang": "每个 ×2",
+        "piao": "每个 ×2",
+    },
     names=NAMES,
     summary=(
         "自摸为主：只有三老庄时，庄家与闲家之间才能放铳",
-        "Self-draw wins; a win on a discard only at 三老庄 (dealer level 3), between the "
+        "Self-draw wins; a win on a discard only with the dealer at level 3, between the "
         "dealer and a non-dealer",
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    readings_zh=READINGS_ZH,
     play=PlayHints(wild_chain=True),  # 财飘 doubles the next 爆头 (2.4)
 )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from majiang.hand import decompositions
 from majiang.rules.base import (
+    SEAT_CHOICES,
     BaseRules,
     Option,
     PlayHints,
@@ -15,7 +16,7 @@ from majiang.rules.base import (
     escape_option,
 )
 from majiang.rules.view import HandView
-from majiang.scoring import Item
+from majiang.scoring import Item, seat_mark
 from majiang.values import (
     HandResult,
     MeldKind,
@@ -38,8 +39,9 @@ OPTIONS = (
         "bool",
         False,
         "无赖子(转转)",
-        "转转: no 红中, 108 tiles, no wilds",
+        "Zhuanzhuan: no red dragons, 108 tiles, no wilds",
         en="no wilds (Zhuanzhuan)",
+        doc_zh="转转：去掉红中，108 张牌，没有赖子",
     ),
     Option(
         "birds",
@@ -49,6 +51,8 @@ OPTIONS = (
         "bird tiles set aside at the deal",
         choices=(2, 4, 6),
         en="birds",
+        doc_zh="发牌时留出的鸟牌张数",
+        choice_names=(("2 只鸟", "2 birds"), ("4 只鸟", "4 birds"), ("6 只鸟", "6 birds")),
     ),
     Option(
         "bird_value",
@@ -58,33 +62,44 @@ OPTIONS = (
         "points per hit bird per payer",
         choices=(1, 2),
         en="points per bird",
+        doc_zh="每只中鸟每个付分者多付的分数",
+        choice_names=(("每鸟 1 分", "1 point a bird"), ("每鸟 2 分", "2 points a bird")),
     ),
     Option(
-        "golden_bird", "bool", True, "金鸟", "no hit counts as every bird hitting", en="golden bird"
+        "golden_bird",
+        "bool",
+        True,
+        "金鸟",
+        "no hit counts as every bird hitting",
+        en="golden bird",
+        doc_zh="一只鸟都没中时，算全部中鸟",
     ),
     Option(
         "hongzhong_zimo",
         "bool",
         False,
         "红中自摸",
-        "a seat holding a 红中 may not win on a discard",
+        "a seat holding a red dragon may not win on a discard",
         en="red dragon: self-draw only",
+        doc_zh="手里有红中的一家不能点炮胡",
     ),
     Option(
         "no_hongzhong_rob",
         "bool",
         False,
         "无红中可抢杠",
-        "a seat holding a 红中 may not rob a kong",
+        "a seat holding a red dragon may not rob a kong",
         en="red dragon: no robbing",
+        doc_zh="手里有红中的一家不能抢杠胡",
     ),
     Option(
         "zhuang_xian",
         "bool",
         True,
         "庄闲",
-        "+1 on every hu payment of the dealer",
+        "+1 on every win payment between the dealer and another seat",
         en="dealer point",
+        doc_zh="庄家与闲家之间的每笔胡牌支付加 1",
     ),
     Option(
         "rob_kong_pays_all",
@@ -93,9 +108,17 @@ OPTIONS = (
         "抢杠胡包三家",
         "the robbed konger pays the three self-draw shares",
         en="robbed konger pays all",
+        doc_zh="被抢杠的一家按自摸付三家的份",
     ),
     Option(
-        "base_score", "int", 1, "底分", "U, multiplies every amount", minimum=1, en="base score"
+        "base_score",
+        "int",
+        1,
+        "底分",
+        "U, multiplies every amount",
+        minimum=1,
+        en="base score",
+        doc_zh="所有分数都乘以它",
     ),
     Option(
         "draw_dealer",
@@ -105,6 +128,11 @@ OPTIONS = (
         "after a drawn hand: the seat that drew the last tile deals, or the same",
         choices=("last_drawer", "same"),
         en="dealer after a drawn hand",
+        doc_zh="流局后：由摸最后一张牌的一家坐庄，或原庄家连庄",
+        choice_names=(
+            ("摸最后一张的一家", "who drew the last tile"),
+            ("原庄家", "the same dealer"),
+        ),
     ),
     escape_option(0),
     Option(
@@ -115,6 +143,8 @@ OPTIONS = (
         "the first dealer: seat 0, the room owner, by default",
         choices=("random", 0, 1, 2, 3),
         en="first dealer",
+        doc_zh="第一局的庄家：默认是房主（0号位）",
+        choice_names=(("随机", "random"), *SEAT_CHOICES),
     ),
 )
 
@@ -207,18 +237,37 @@ class HongzhongRules(BaseRules):
             if hits == 0 and view.options["golden_bird"]:
                 hits = len(birds)  # 金鸟: no hit counts as every bird hitting
             bird = hits * int(view.options["bird_value"]) * u
-            bird_how = f"{hits} x 鸟分 {view.options['bird_value']} x 底分 {u}"
+            bv = view.options["bird_value"]
+            bird_how = f"{hits} x 鸟分 {bv} x 底分 {u}"
+            bird_zh = f"中鸟 {hits} × 鸟分 {bv} × 底分 {u}"
+            bird_en = f"birds hit {hits} x bird value {bv} x base {u}"
 
             def share(payer: int, base: int, to_pay: int) -> list[Item]:
                 """One payer's hu, bird and 庄闲 points, paid by ``to_pay``."""
                 why = win.win_type if to_pay == payer else "rob_kong_all"
                 note = f"{base} x 底分 {u}" + ("" if to_pay == payer else f", for S{payer}")
-                out = [Item("hu", to_pay, w, base * u, note, why)]
+                zh = f"{base} × 底分 {u}"
+                en = f"{base} x base {u}"
+                if to_pay != payer:
+                    zh += f"，替 {seat_mark(payer)} 付"
+                    en += f", for {seat_mark(payer)}"
+                out = [Item("hu", to_pay, w, base * u, note, why, zh, en)]
                 if bird:
                     kind = "golden_bird" if golden else "bird"
-                    out.append(Item("bird", to_pay, w, bird, bird_how, kind))
+                    out.append(Item("bird", to_pay, w, bird, bird_how, kind, bird_zh, bird_en))
                 if view.options["zhuang_xian"] and view.dealer in (w, payer):
-                    out.append(Item("zhuangxian", to_pay, w, u, f"+1 x 底分 {u}", "zhuangxian"))
+                    out.append(
+                        Item(
+                            "zhuangxian",
+                            to_pay,
+                            w,
+                            u,
+                            f"+1 x 底分 {u}",
+                            "zhuangxian",
+                            f"庄闲 +1 × 底分 {u}",
+                            f"dealer point +1 x base {u}",
+                        )
+                    )
                 return out
 
             if win.win_type == WinType.DISCARD:
@@ -240,11 +289,31 @@ class HongzhongRules(BaseRules):
         for meld, konger in view.kongs:
             if meld.kind == MeldKind.KONG_DIRECT:
                 assert meld.source is not None
-                items.append(Item("kong", meld.source, konger, 3 * u, f"3 x {u}", meld.kind))
+                items.append(
+                    Item(
+                        "kong",
+                        meld.source,
+                        konger,
+                        3 * u,
+                        f"3 x {u}",
+                        meld.kind,
+                        f"3 × 底分 {u}",
+                        f"3 x base {u}",
+                    )
+                )
             else:
                 each = 2 if meld.kind == MeldKind.KONG_CONCEALED else 1
                 items += [
-                    Item("kong", p, konger, each * u, f"{each} x {u}", meld.kind)
+                    Item(
+                        "kong",
+                        p,
+                        konger,
+                        each * u,
+                        f"{each} x {u}",
+                        meld.kind,
+                        f"{each} × 底分 {u}",
+                        f"{each} x base {u}",
+                    )
                     for p in range(4)
                     if p != konger
                 ]
@@ -287,6 +356,7 @@ RESTRICTIONS = (
         "no chi",
         "Discards are claimed only for peng, kong or a win; there is no chi.",
         limits=("claim",),
+        rule_zh="别人打出的牌只能碰、杠或胡，不能吃。",
     ),
     Restriction(
         "wild",
@@ -295,6 +365,9 @@ RESTRICTIONS = (
         "The four 红中 are wilds in a winning hand (any number tile). They never join a "
         "peng or kong, and a discarded 红中 can only be won on.",
         limits=("claim",),
+        "The four red dragons are wilds in a winning hand (any number tile). They never join "
+        "a peng or kong, and a discarded red dragon can only be won on.",
+        rule_zh="四张红中在胡牌时是赖子（可当任意数牌）。红中不能用于碰、杠，打出的红中只能被胡。",
     ),
     Restriction(
         "missed_win",
@@ -305,6 +378,7 @@ RESTRICTIONS = (
         "you passed a win on {}: no win on it until your next draw",
         now_zh="你放过了 {} 的胡（弃胡）：到你下次摸牌前不能再胡这张",
         limits=("win",),
+        rule_zh="放过一次胡（点炮或抢杠）后，到自己下次摸牌前不能再胡这种牌。",
     ),
     Restriction(
         "missed_peng",
@@ -314,17 +388,21 @@ RESTRICTIONS = (
         "you passed a peng of {}: no peng of it until your next draw",
         now_zh="你放过了 {} 的碰（弃碰）：到你下次摸牌前不能碰这张",
         limits=("claim",),
+        rule_zh="放过一次碰后，到自己下次摸牌前不能再碰这种牌。",
     ),
     Restriction(
         "no_discard_win",
         "红中自摸",
         "red dragon holders self-draw",
-        "With the 红中自摸 option, a seat holding a 红中 may not win on a discard (it may "
-        "still win by self-draw); with 无红中可抢杠 it may not rob a kong either.",
-        "your hand is complete with {}, but you hold a 红中: with 红中自摸 you may only "
+        "With the option 'red dragon: self-draw only', a seat holding a red dragon may not "
+        "win on a discard (it may still win by self-draw); with 'red dragon: no robbing' it "
+        "may not rob a kong either.",
+        "your hand is complete with {}, but you hold a red dragon: in this room you may only "
         "win by self-draw",
         now_zh="你的牌加上 {} 已成胡，但你手里有红中：红中自摸规则下只能自摸",
         limits=("win",),
+        rule_zh="开了“红中自摸”时，手里有红中的一家不能点炮胡（仍可自摸）；"
+        "开了“无红中可抢杠”时也不能抢杠胡。",
     ),
     Restriction(
         "last_turn",
@@ -335,30 +413,47 @@ RESTRICTIONS = (
         "4 or fewer tiles are left: your discard can only be won on",
         now_zh="只剩 4 张或更少：你打出的牌只能被胡",
         limits=("claim", "kong"),
+        rule_zh="牌墙只剩 4 张或更少时，打出的牌只能被胡（不能碰、杠）；牌墙摸完后不能再杠。",
     ),
 )
 """Hongzhong's restrictions in words (RULES.md 4.1, 4.2, 4.3)."""
 
 READINGS = (
     "Payments: a self-draw costs each other seat 2; a win on a discard costs the discarder "
-    "1; robbing a kong costs the konger 1 (with 抢杠胡包三家 he pays the three self-draw "
-    "shares instead). The 底分 option multiplies every amount.",
-    "Birds 抓鸟: the bird tiles are set aside at the deal and turned up when someone wins. "
-    "1, 5, 9 of any suit and 红中 hit. Everyone who pays the win pays the bird value once "
-    "more for each hit.",
-    "金鸟 golden bird: when no bird hits, every bird counts as a hit.",
-    "庄闲: every win payment between the dealer and another seat is 1 higher.",
+    "1; robbing a kong costs the konger 1 (with 'robbed konger pays all' he pays the three "
+    "self-draw shares instead). The base score option multiplies every amount.",
+    "Birds: the bird tiles are set aside at the deal and turned up when someone wins. "
+    "1, 5, 9 of any suit and the red dragon hit. Everyone who pays the win pays the bird "
+    "value once more for each hit.",
+    "Golden bird: when no bird hits, every bird counts as a hit.",
+    "Dealer point: every win payment between the dealer and another seat is 1 higher.",
     "Kongs: a direct kong costs the discarder 3, an added kong 1 from each other seat, a "
-    "concealed kong 2 from each. Kongs are paid in every hand, even a drawn one "
-    "(荒庄不荒杠); a robbed kong is not paid.",
-    "Instant wins: 天胡 (the dealer complete with his dealt tiles) and 四红中 (all four 红中 "
-    "dealt to one seat) pay as a self-draw; the dealer is asked first.",
+    "concealed kong 2 from each. Kongs are paid in every hand, even a drawn one; a robbed "
+    "kong is not paid.",
+    "Instant wins: a heavenly hand (the dealer complete with his dealt tiles) and four red "
+    "dragons (all four dealt to one seat) pay as a self-draw; the dealer is asked first.",
     "Seven pairs pays like any other win; four identical tiles count as two pairs.",
     "The dealer: seat 0 (the room owner) deals first; the winner deals next; after a drawn "
     "hand the seat that drew the last tile deals.",
-    "转转 (option 无赖子): the 红中 are taken out, 108 tiles, no wilds.",
+    "Zhuanzhuan (option 'no wilds'): the red dragons are taken out, 108 tiles, no wilds.",
 )
 """How this project reads the seed where it is silent (RULES.md D50-D60), in plain words."""
+
+READINGS_ZH = (
+    "支付：自摸时其他每家付 2；点炮胡由放铳者付 1；抢杠胡由被抢杠者付 1"
+    "（开了“抢杠胡包三家”则改付自摸的三份）。底分选项乘以所有分数。",
+    "抓鸟：发牌时留出鸟牌，有人胡牌时翻开。任意花色的 1、5、9 和红中算中鸟。"
+    "每个付胡牌分的人，每中一只鸟再多付一次鸟分。",
+    "金鸟：一只鸟都没中时，每只鸟都算中。",
+    "庄闲：庄家与其他家之间的每笔胡牌支付多 1 分。",
+    "杠：明杠由放杠者付 3，补杠其他每家付 1，暗杠每家付 2。每局都算杠，流局也算（荒庄不荒杠）；"
+    "被抢的杠不算。",
+    "起手胡：天胡（庄家起手即成胡）和四红中（一家起手拿到四张红中）按自摸付；先问庄家。",
+    "七对与其他胡牌付分相同；四张相同算两对。",
+    "坐庄：0号位（房主）首局坐庄；谁胡谁坐庄；流局后由摸最后一张牌的一家坐庄。",
+    "转转（选项“无赖子”）：去掉红中，108 张牌，没有赖子。",
+)
+"""``READINGS`` in Chinese."""
 
 HONGZHONG = Variant(
     id="hongzhong",
@@ -380,13 +475,14 @@ HONGZHONG = Variant(
     missed_rules=frozenset({"win", "peng"}),
     patterns=PATTERN_NAMES,
     pattern_values={p: "named only; pays nothing extra" for p in PATTERN_NAMES},
+    pattern_values_zh={p: "只记名称，不另加分" for p in PATTERN_NAMES},
     names=NAMES,
     summary=(
         "红中是赖子；可碰、杠、点炮胡，不能吃；胡牌抓鸟",
-        "Red dragons 红中 are wilds; peng, kong and wins on discards, but no chi; "
-        "birds on every win",
+        "Red dragons are wilds; peng, kong and wins on discards, but no chi; birds on every win",
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    readings_zh=READINGS_ZH,
     play=PlayHints(defence=0.5, kong=1),  # a deal-in pays the whole hu; kongs pay (4.5)
 )

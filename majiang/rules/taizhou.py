@@ -26,7 +26,7 @@ from majiang.rules.base import (
     report_key,
 )
 from majiang.rules.view import HandView
-from majiang.scoring import Item
+from majiang.scoring import Item, seat_mark, tile_mark
 from majiang.tiles import NOTATION, Tile, parse_tile
 from majiang.values import (
     JSON,
@@ -85,41 +85,69 @@ OPTIONS = (
         "choice",
         "flipped",
         "得",
-        "flipped: 翻得; fixed_white: the four 白",
+        "a flipped tile: a tile turned up after the deal names the wild; White dragons: the "
+        "four White dragons are the wilds",
         choices=("flipped", "fixed_white"),
         en="wild tiles",
+        doc_zh="翻得：发牌后翻开一张牌决定得；白板：四张白板是得",
+        choice_names=(("翻得", "a flipped tile"), ("白板作得", "White dragons")),
     ),
     Option(
         "settle_mode",
         "choice",
         "xian_half",
         "结算比例",
-        "weights: 闲家减半 1/0.5, 庄家翻倍 2/1, 平搓 1",
+        "weights: non-dealers halved 1/0.5, dealer doubled 2/1, flat 1",
         choices=("xian_half", "dealer_double", "flat"),
         en="settlement weights",
+        doc_zh="比例：闲家减半 1/0.5，庄家翻倍 2/1，平搓 1",
+        choice_names=(
+            ("闲家减半", "non-dealers halved"),
+            ("庄家翻倍", "dealer doubled"),
+            ("平搓", "flat"),
+        ),
     ),
     Option(
         "settlement",
         "choice",
         "mutual",
         "结算方式",
-        "mutual: every seat collects its 牌点 from every other (a non-winner's: its melds "
-        "and natural concealed triplets, x2 per 中/发/seat-wind set); winner_only: "
-        "only the winner collects",
+        "everybody: every seat collects its hand points from every other (a non-winner's: "
+        "its melds and natural concealed triplets, x2 per Red/Green/seat-wind set); the "
+        "winner only: only the winner collects",
         choices=("mutual", "winner_only"),
         en="who collects",
+        doc_zh="互相结算：每家都向其他各家收自己的牌点（没胡的一家：副露和自然暗刻，"
+        "每个中、发、门风的刻子翻倍）；只算赢家：只有胡牌者收分",
+        choice_names=(("互相结算", "everybody"), ("只算赢家", "the winner only")),
     ),
-    Option("baopai", "bool", True, "包三家", "the four 包三家 triggers", en="pays for all three"),
+    Option(
+        "baopai",
+        "bool",
+        True,
+        "包三家",
+        "the four triggers that make one seat pay for all three",
+        en="pays for all three",
+        doc_zh="四种包三家的情形",
+    ),
     Option(
         "sheng_phase",
         "bool",
         True,
         "生牌阶段",
-        "the raw-tile phase at R <= 30",
+        "the raw-tile phase at 30 tiles left or fewer",
         en="raw-tile phase",
+        doc_zh="牌墙剩 30 张或更少时进入生牌阶段",
     ),
     Option(
-        "point_cap", "int", 0, "封顶", "cap on every 牌点; 0 = none", minimum=0, en="points cap"
+        "point_cap",
+        "int",
+        0,
+        "封顶",
+        "cap on every hand's points; 0 = none",
+        minimum=0,
+        en="points cap",
+        doc_zh="每家牌点的上限；0 为不封顶",
     ),
     Option(
         "lianzhuang",
@@ -128,6 +156,7 @@ OPTIONS = (
         "连庄",
         "the dealer stays after his own win",
         en="dealer stays on a win",
+        doc_zh="庄家胡牌后继续坐庄",
     ),
     escape_option(0),
     FIRST_DEALER,
@@ -155,6 +184,10 @@ class WinnerPoints:
     fan: int
     patterns: tuple[str, ...]
     breakdown: str
+    breakdown_zh: str = ""
+    """``breakdown`` for a player in Chinese (tiles and seats as ``majiang.scoring`` marks)."""
+    breakdown_en: str = ""
+    """``breakdown`` in English."""
 
 
 class LastDiscard(NamedTuple):
@@ -371,28 +404,41 @@ class TaizhouRules(BaseRules):
             for gi, idx in places:
                 hu = 10
                 parts = ["底胡 10"]
+                words = [("底胡 10", "win 10")]
                 for i, g in enumerate(groups):
                     k = int(g.tiles[0])
                     if g.kind == "sequence":
                         if i == gi and idx == 1:
                             hu += 2
                             parts.append("嵌档 2")
+                            words.append(("嵌档 2", "middle wait 2"))
                         continue
                     exposed = i == gi and not self_draw
                     v = (2 if exposed else 4) * (2 if _honor_or_end(k) else 1)
                     hu += v
                     parts.append(f"{'明' if exposed else '暗'}刻 {v}")
+                    words.append(
+                        (
+                            f"{'明' if exposed else '暗'}刻 {v}",
+                            f"{'exposed' if exposed else 'concealed'} triplet {v}",
+                        )
+                    )
                 for m in melds:
                     v = meld_hu(m)
                     if v:
                         hu += v
                         parts.append(f"{COMMON_NAMES[m.kind][0]} {v}")
+                        words.append(
+                            (f"{COMMON_NAMES[m.kind][0]} {v}", f"{COMMON_NAMES[m.kind][1]} {v}")
+                        )
                 if pair_kind in (seat_wind, RED, GREEN, WHITE):
                     hu += 2
                     parts.append("对 2")
+                    words.append(("对 2", "pair 2"))
                 if self_draw:
                     hu += 2
                     parts.append("自摸 2")
+                    words.append(("自摸 2", "self-draw 2"))
                 points = self._cap(view, hu << fan)
                 score = WinnerPoints(
                     points,
@@ -400,6 +446,8 @@ class TaizhouRules(BaseRules):
                     fan,
                     tuple(fans) or ("basic_hand",),
                     f"胡 {hu} ({' + '.join(parts)}) x 2^{fan} = {points}",
+                    f"胡数 {hu}（{' + '.join(z for z, _ in words)}）× 2^{fan} = {points}",
+                    f"hand points {hu} ({' + '.join(e for _, e in words)}) x 2^{fan} = {points}",
                 )
                 # RULES.md 0.7: the highest 牌点, then the most 番, then the first in list order
                 key = (-points, report_key(fans, FAN_ORDER))
@@ -473,10 +521,23 @@ class TaizhouRules(BaseRules):
     def loser_points(self, view: HandView, seat: int) -> tuple[int, str]:
         """A non-winner's 牌点 and its breakdown (D66): his melds and natural concealed
         triplets x 2^(one per such set of 中, 发 or his seat wind)."""
+        points, notes = self.loser_notes(view, seat)
+        return points, notes[0]
+
+    def loser_notes(self, view: HandView, seat: int) -> tuple[int, tuple[str, str, str]]:
+        """``loser_points`` with its breakdown as the note, in Chinese and in English."""
         seat_wind = 27 + (seat - view.dealer) % 4
         melds = view.melds[seat]
         parts = [
             (f"{COMMON_NAMES[m.kind][0]} {Tile(m.tiles[0])}", meld_hu(m))
+            for m in melds
+            if meld_hu(m)
+        ]
+        words = [
+            (
+                f"{COMMON_NAMES[m.kind][0]} {tile_mark(m.tiles[0])}",
+                f"{COMMON_NAMES[m.kind][1]} {tile_mark(m.tiles[0])}",
+            )
             for m in melds
             if meld_hu(m)
         ]
@@ -486,12 +547,20 @@ class TaizhouRules(BaseRules):
         for k, n in enumerate(view.concealed[seat]):
             if n >= 3 and k != view.wild:
                 parts.append((f"暗刻 {Tile(k)}", 4 * (2 if _honor_or_end(k) else 1)))
+                words.append((f"暗刻 {tile_mark(k)}", f"concealed triplet {tile_mark(k)}"))
                 kinds.append(k)
         hu = sum(v for _, v in parts)
         fan = sum(1 for k in kinds if k in (RED, GREEN, seat_wind))
         points = self._cap(view, hu << fan)
         shown = f" ({' + '.join(f'{name} {v}' for name, v in parts)})" if parts else ""
-        return points, f"胡 {hu}{shown} x 2^{fan} = {points}"
+        values = [v for _, v in parts]
+        zh = "（" + " + ".join(f"{z} {v}" for (z, _), v in zip(words, values, strict=True)) + "）"
+        en = " (" + " + ".join(f"{e} {v}" for (_, e), v in zip(words, values, strict=True)) + ")"
+        return points, (
+            f"胡 {hu}{shown} x 2^{fan} = {points}",
+            f"胡数 {hu}{zh if parts else ''} × 2^{fan} = {points}",
+            f"hand points {hu}{en if parts else ''} x 2^{fan} = {points}",
+        )
 
     def score(self, view: HandView, win: WinInfo | None) -> Score:
         """The winner's 番 (or basic_hand), 牌点 and the payments (RULES.md 5.4, 5.5)."""
@@ -531,14 +600,14 @@ class TaizhouRules(BaseRules):
         w = win.winner
         b, why = self.liable(view, win, mine)
         points = [0] * 4
-        notes = [""] * 4
+        notes = [("", "", "")] * 4
         points[w] = mine.points
-        notes[w] = mine.breakdown
+        notes[w] = (mine.breakdown, mine.breakdown_zh, mine.breakdown_en)
         for s in range(4):
             if s == b:
-                notes[s] = "包三家: 牌点 0"
+                notes[s] = ("包三家: 牌点 0", "包三家：牌点 0", "pays for all three: points 0")
             elif s != w:
-                points[s], notes[s] = self.loser_points(view, s)
+                points[s], notes[s] = self.loser_notes(view, s)
         mode = view.options["settle_mode"]
         d = view.dealer
 
@@ -560,15 +629,22 @@ class TaizhouRules(BaseRules):
                 amount = -((-v) // 10)  # rounded up to a multiple of 10, then / 10
                 if not amount:
                     continue
-                how = f"{notes[x]}; x {weight(x, y)} = {v}, rounded up to tens / 10 = {amount}"
+                k = weight(x, y)
+                how = f"{notes[x][0]}; x {k} = {v}, rounded up to tens / 10 = {amount}"
+                zh = f"{notes[x][1]}；× {k} = {v}，向上取整到十位再除以 10 = {amount}"
+                en = f"{notes[x][2]}; x {k} = {v}, rounded up to tens / 10 = {amount}"
                 if b is not None:
                     if x != b:
                         note = f"包三家 ({why}), for S{y}: {how}"
                         reason = BAO_REASONS.get(why, "baosanjia")
-                        items.append(Item("baosanjia", b, x, int(amount), note, reason))
+                        named = NAMES.get(reason, ("包三家", "pays for all three"))
+                        zh = f"包三家（{named[0]}），替 {seat_mark(y)} 付：{zh}"
+                        en = f"pays for all three ({named[1]}), for {seat_mark(y)}: {en}"
+                        items.append(Item("baosanjia", b, x, int(amount), note, reason, zh, en))
                     continue
                 reason = win.win_type if x == w else "points"
-                items.append(Item("hu" if x == w else "points", y, x, int(amount), how, reason))
+                kind = "hu" if x == w else "points"
+                items.append(Item(kind, y, x, int(amount), how, reason, zh, en))
         return items
 
     def next_dealer(self, view: HandView, res: HandResult) -> tuple[int, dict[str, int]]:
@@ -588,7 +664,7 @@ BAO_REASONS = {
 """包三家 triggers (RULES.md 5.5) as payment reasons."""
 
 PATTERN_NAMES = {
-    "basic_hand": ("平胡", "no 番"),
+    "basic_hand": ("平胡", "no fan"),
     "four_winds": ("四风全齐", "all four winds"),
     "all_one_suit": ("清一色", "all one suit"),
     "half_flush": ("混一色", "half flush"),
@@ -610,8 +686,8 @@ NAMES = {
     "wild": ("得", "wild"),
     "sheng": ("生牌包", "fed a raw tile in the raw-tile phase"),
     "qingyise": ("清一色包", "fed the flush of a seat with three exposed melds of one suit"),
-    "zhongfa": ("中发包", "fed 中 or 发 while two or more tiles from ready"),
-    "wild_thrown": ("打得包", "threw a 得 earlier, then fed a raw tile"),
+    "zhongfa": ("中发包", "fed Red or Green while two or more tiles from ready"),
+    "wild_thrown": ("打得包", "threw a wild earlier, then fed a raw tile"),
 }
 """Payment reasons and other ids of taizhou, (Chinese, English)."""
 
@@ -620,11 +696,12 @@ RESTRICTIONS = (
         "wild_thrown",
         "打得",
         "wild thrown",
-        "Discarding a 得 costs you the win for the rest of the hand: no self-draw, no win "
-        "on a discard, no robbing. A discarded 得 can never be claimed.",
-        "you discarded a 得: you cannot win this hand",
+        "Discarding a wild costs you the win for the rest of the hand: no self-draw, no win "
+        "on a discard, no robbing. A discarded wild can never be claimed.",
+        "you discarded a wild: you cannot win this hand",
         now_zh="你打出过得：本局不能再胡",
         limits=("win",),
+        rule_zh="打出得之后本局就不能胡了：不能自摸、点炮胡或抢杠胡。打出的得谁都不能要。",
     ),
     Restriction(
         "missed_win",
@@ -636,6 +713,8 @@ RESTRICTIONS = (
         "kong or draw",
         now_zh="你放过了 {} 的胡（能胡不胡）：到你下次吃、碰、杠或摸牌前不能胡别人的这张",
         limits=("win",),
+        rule_zh="放过一次胡（点炮或抢杠）后，到自己下次吃、碰、杠或摸牌前不能胡别人的这种牌；"
+        "自摸不受影响。",
     ),
     Restriction(
         "missed_peng",
@@ -645,60 +724,81 @@ RESTRICTIONS = (
         "you passed a peng of {}: no peng of it until you next chi, peng, kong or draw",
         now_zh="你放过了 {} 的碰（能碰不碰）：到你下次吃、碰、杠或摸牌前不能碰这张",
         limits=("claim",),
+        rule_zh="放过一次碰后，到自己下次吃、碰、杠或摸牌前不能再碰这种牌。",
     ),
     Restriction(
         "sheng",
         "生牌阶段",
         "raw-tile phase",
         "From 30 tiles left in the wall, discarding a raw tile (a kind nobody has discarded "
-        "yet) while you hold known tiles makes you pay for everybody (包三家) if someone "
-        "wins on it.",
+        "yet) while you hold known tiles makes you pay for everybody if someone wins on it.",
         "30 or fewer tiles are left: if you discard a raw tile (none of its kind discarded "
         "yet) while you hold known tiles and someone wins on it, you pay for everybody",
         now_zh="剩 30 张或更少（生牌阶段）：你手里有熟张时打出生张（还没人打过的牌）"
         "被胡，你要包三家",
         limits=(),
+        rule_zh="牌墙剩 30 张起，手里有熟张时打出生张（还没人打过的牌）被胡，你要包三家。",
     ),
     Restriction(
         "no_discard_win",
         "不能胡",
         "no win here",
-        "A win needs the standard shape (four sets and a pair, no seven pairs); a 得 makes "
-        "a pair only with another 得.",
+        "A win needs the standard shape (four sets and a pair, no seven pairs); a wild makes "
+        "a pair only with another wild.",
         "your tiles with {} cannot be read as four sets and a pair here",
         now_zh="你的牌加上 {} 凑不成四组一对，这里不能胡",
         limits=("win",),
+        rule_zh="胡牌要标准牌型（四组一对，没有七对）；得只能和另一张得成对。",
     ),
 )
 """Taizhou's restrictions in words (RULES.md 5.1-5.3, 5.5)."""
 
 READINGS = (
-    "This is the normal mode (常规模式): 136 tiles, no flowers, the standard shape only "
-    "(no seven pairs, no thirteen orphans).",
-    "得: by default a tile is turned up after the deal and the other three of its kind are "
-    "得 (option: the four 白). A 得 stands for any tile inside a set; two 得 make a pair of "
-    "anything, but a 得 and a natural tile are not a pair. 得 never go into melds.",
-    "Hand points 胡: 10 for the winner; a peng 2 (4 for terminals and honors), a concealed "
+    "This is the normal mode: 136 tiles, no flowers, the standard shape only (no seven "
+    "pairs, no thirteen orphans).",
+    "Wilds: by default a tile is turned up after the deal and the other three of its kind "
+    "are wilds (option: the four White dragons). A wild stands for any tile inside a set; "
+    "two wilds make a pair of anything, but a wild and a natural tile are not a pair. "
+    "Wilds never go into melds.",
+    "Hand points: 10 for the winner; a peng 2 (4 for terminals and honors), a concealed "
     "triplet 4/8, an exposed kong 8/16, a concealed kong 16/32; a pair of your seat wind "
-    "or a dragon 2; self-draw +2; a middle-tile wait (嵌档) +2. 牌点 = 胡 x 2 to the power "
-    "of the 番.",
+    "or a dragon 2; self-draw +2; a middle-tile wait +2. The points are then doubled once "
+    "for each fan.",
     "Non-winners count too: their melds and their natural concealed triplets, doubled for "
-    "each 中, 发 or seat-wind set.",
-    "Settlement: every seat collects its 牌点 from every other seat; between two "
-    "non-dealers the amount is halved (闲家减半, option); each payment is rounded up to "
-    "tens and divided by 10.",
-    "包三家: the liable seat's 牌点 is 0 and it pays every payment of the hand. Triggers, "
-    "only on a win on a discard or by robbing: a raw tile fed in the 生牌阶段 while "
-    "holding known tiles; the flush tile fed to a seat with three exposed melds of that "
-    "suit; 中 or 发 fed while two or more tiles from ready; a raw tile fed by a seat that "
-    "threw a 得 earlier.",
-    "黄牌: the hand is drawn when an ordinary draw is due and 16 or fewer tiles are left; "
-    "nothing is settled and the dealer's next seat deals.",
-    "Dealer: he stays after his own win (连庄, option); otherwise his next seat deals.",
-    "白 triplets give no 番.",
+    "each Red, Green or seat-wind set.",
+    "Settlement: every seat collects its points from every other seat; between two "
+    "non-dealers the amount is halved (an option); each payment is rounded up to tens and "
+    "divided by 10.",
+    "Paying for all three: the liable seat's points are 0 and it pays every payment of the "
+    "hand. Triggers, only on a win on a discard or by robbing: a raw tile fed in the "
+    "raw-tile phase while holding known tiles; the flush tile fed to a seat with three "
+    "exposed melds of that suit; Red or Green fed while two or more tiles from ready; a "
+    "raw tile fed by a seat that threw a wild earlier.",
+    "Dead wall: the hand is drawn when an ordinary draw is due and 16 or fewer tiles are "
+    "left; nothing is settled and the dealer's next seat deals.",
+    "Dealer: he stays after his own win (an option); otherwise his next seat deals.",
+    "White triplets give no fan.",
 )
 """How this project reads the fragment where it is silent (RULES.md D61-D76), in plain
 words."""
+
+READINGS_ZH = (
+    "这里是常规模式：136 张牌，没有花牌，只有标准牌型（没有七对、十三幺）。",
+    "得：默认发牌后翻开一张牌，同种的另外三张是得（可选四张白板作得）。得可当一组牌中的任意一张；"
+    "两张得可成任意一对，但得和真牌不能成对。得不能用于副露。",
+    "胡数：胡牌者 10；碰 2（幺九和字牌 4），暗刻 4/8，明杠 8/16，暗杠 16/32；"
+    "门风或箭牌作将 2；自摸 +2；嵌档 +2。牌点 = 胡数 × 2 的番数次方。",
+    "没胡的人也算：他们的副露和自然暗刻，每个中、发、门风的刻子翻倍。",
+    "结算：每家向其他各家收自己的牌点；两个闲家之间减半（闲家减半，可选）；"
+    "每笔先向上取整到十位，再除以 10。",
+    "包三家：被包的一家牌点为 0，付这一局的所有分。只在点炮胡或抢杠胡时成立："
+    "生牌阶段手里有熟张时打出生张；给已有三副同花色副露的一家打出该花色的牌；"
+    "离听还差两张以上时打出中或发；打过得的人又打出生张。",
+    "黄牌：该正常摸牌而牌墙只剩 16 张或更少时流局；不结算，由庄家的下家坐庄。",
+    "坐庄：庄家胡牌后连庄（可选）；否则由他的下家坐庄。",
+    "白板的刻子不算番。",
+)
+"""``READINGS`` in Chinese."""
 
 TAIZHOU = Variant(
     id="taizhou",
@@ -720,14 +820,16 @@ TAIZHOU = Variant(
     missed_rules=frozenset({"win", "peng"}),
     missed_clear_on_claim=True,
     patterns=PATTERN_NAMES,
-    pattern_values={p: f"{FAN_VALUES.get(p, 0)} 番" for p in PATTERN_NAMES},
+    pattern_values={p: f"{FAN_VALUES.get(p, 0)} fan" for p in PATTERN_NAMES},
+    pattern_values_zh={p: f"{FAN_VALUES.get(p, 0)} 番" for p in PATTERN_NAMES},
     names=NAMES,
     summary=(
         "胡数乘番，四家互相结算；打出得就不能胡；生牌、清一色、中发点炮包三家",
-        "Hand points doubled by 番, everybody settles with everybody; throwing a 得 costs "
-        "your win; feeding a raw tile, a flush or 中/发 pays for all",
+        "Hand points doubled by each fan, everybody settles with everybody; throwing a wild "
+        "costs your win; feeding a raw tile, a flush or Red/Green pays for all",
     ),
     restrictions=RESTRICTIONS,
     readings=READINGS,
+    readings_zh=READINGS_ZH,
     play=PlayHints(flush=4, kong=1, melds=True),  # 番 of one suit; melds pay (5.4, 5.5)
 )

@@ -92,6 +92,7 @@ def settlement(variant: Variant, index: int, done: FinishedHand, totals: list[in
                 "to": it.payee,
                 "points": it.points,
                 "note": it.note,
+                "notes": {"zh": it.note_zh, "en": it.note_en},
             }
             for it in res.items
         ],

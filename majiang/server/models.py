@@ -115,7 +115,11 @@ class OptionInfo(_Strict):
     max: int | None = Field(None, description="the largest allowed integer")
     zh: str = Field(description="the Chinese name")
     en: str = Field(description="the English name")
-    doc: str = Field(description="what it does, in one line")
+    doc: str = Field(description="what it does, in one line (English)")
+    doc_zh: str = Field("", description="`doc` in Chinese")
+    choice_names: list[Term] | None = Field(
+        None, description="a choice's name of each of `choices`, in their order"
+    )
 
 
 class Term(_Strict):
@@ -131,7 +135,8 @@ class PatternInfo(_Strict):
     id: str
     zh: str
     en: str
-    value: str = Field(description="what it is worth, e.g. `大胡 big: M = 2`; may be empty")
+    value: str = Field(description="what it is worth in English, e.g. `big hand: M = 2`")
+    value_zh: str = Field("", description="`value` in Chinese, e.g. `大胡：倍数 2`")
 
 
 class RestrictionInfo(_Strict):
@@ -140,7 +145,8 @@ class RestrictionInfo(_Strict):
     id: str
     zh: str
     en: str
-    rule: str = Field(description="the rule in plain words")
+    rule: str = Field(description="the rule in plain English words")
+    rule_zh: str = Field("", description="`rule` in Chinese")
     now: Term | None = Field(
         None, description="what it means for the seat while in force; `{}` takes the detail"
     )
@@ -176,8 +182,9 @@ class VariantInfo(_Strict):
     )
     reserved: list[ReservedInfo] | None = None
     readings: list[str] | None = Field(
-        None, description="how this project reads the rules where they leave a choice"
+        None, description="how this project reads the rules where they leave a choice (English)"
     )
+    readings_zh: list[str] | None = Field(None, description="`readings` in Chinese, one for one")
 
 
 def _terms(variant: Variant) -> dict[str, Term]:
@@ -200,13 +207,20 @@ def variant_info(variant: Variant) -> VariantInfo:
                 zh=r.zh,
                 en=r.en,
                 rule=r.rule,
+                rule_zh=r.rule_zh,
                 now=Term(zh=r.now_zh, en=r.now) if r.now else None,
                 limits=list(r.limits),
             )
             for r in variant.restrictions
         ],
         patterns=[
-            PatternInfo(id=p, zh=zh, en=en, value=variant.pattern_values.get(p, ""))
+            PatternInfo(
+                id=p,
+                zh=zh,
+                en=en,
+                value=variant.pattern_values.get(p, ""),
+                value_zh=variant.pattern_values_zh.get(p, ""),
+            )
             for p, (zh, en) in variant.patterns.items()
         ],
         terms=_terms(variant),
@@ -215,6 +229,7 @@ def variant_info(variant: Variant) -> VariantInfo:
             for r in variant.reserved
         ],
         readings=list(variant.readings),
+        readings_zh=list(variant.readings_zh),
         options=[
             OptionInfo(
                 id=o.name,
@@ -226,6 +241,10 @@ def variant_info(variant: Variant) -> VariantInfo:
                 zh=o.zh,
                 en=o.en,
                 doc=o.doc,
+                doc_zh=o.doc_zh,
+                choice_names=[Term(zh=zh, en=en) for zh, en in o.choice_names]
+                if o.kind == "choice"
+                else None,
             )
             for o in variant.options
         ],
@@ -387,6 +406,11 @@ class PaymentItem(_Strict):
     to: int
     points: int
     note: str = Field(description="the arithmetic behind `points`, for a person to check")
+    notes: Term | None = Field(
+        None,
+        description="`note` for a player in each language; `{S0}`-`{S3}` mark seats and "
+        "`{5m}` tiles, which the client names",
+    )
 
 
 class Settlement(_Strict):

@@ -1,12 +1,14 @@
 // The server's HTTP calls (docs/protocol.md, docs/web.md) and where a seat's token is kept.
 
-import { t } from "./i18n.js";
+import { errorSentence } from "./i18n.js";
 
-/** A refused call: the server's code and its sentence (never its raw JSON). */
+/** A refused call: its code, the code's sentence in the page's language as `message` (the
+ * server's own detail follows it on the English page), never its raw JSON. */
 export class ApiError extends Error {
-  constructor(message, code, status) {
-    super(message);
+  constructor(code, detail, status) {
+    super(errorSentence(code, detail));
     this.code = code;
+    this.detail = detail;
     this.status = status;
   }
 }
@@ -20,7 +22,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(t("net_error"), "network", 0);
+    throw new ApiError("network", "", 0);
   }
   let data;
   try {
@@ -30,7 +32,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   }
   if (!res.ok) {
     const err = data && data.error;
-    throw new ApiError(err && err.message ? err.message : `HTTP ${res.status}`, err ? err.code : "http", res.status);
+    throw new ApiError(err && err.code ? err.code : "http", err && err.message ? err.message : `HTTP ${res.status}`, res.status);
   }
   return data;
 }

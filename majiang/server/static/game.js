@@ -2,7 +2,7 @@
 // the screens of a room: join, waiting room, table, settlement, final results.
 
 import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
-import { getLang, pick, t, tileName, variantName } from "./i18n.js";
+import { botLabel, errorSentence, getLang, optionList, pick, pickField, t, tileName, variantName } from "./i18n.js";
 import { discardWhy, missedOffers, reasonText } from "./reasons.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
@@ -216,7 +216,7 @@ export class Game {
 
   onError(msg) {
     const known = { rate_limited: true, already: true };
-    if (!known[msg.code]) toast(t("error", { m: msg.message }));
+    if (!known[msg.code]) toast(t("error", { m: errorSentence(msg.code, msg.message) }));
     if (msg.code === "rate_limited" && this.waitingSnapshot) {
       setTimeout(() => this.send({ type: "snapshot" }), 1000); // the request itself was refused
     }
@@ -427,8 +427,8 @@ export class Game {
     const declared = (this.info && this.info.restrictions) || [];
     return this.restrictions.map((r) => {
       const d = declared.find((x) => x.id === r.id);
-      const name = d ? esc(getLang() === "zh" ? `${d.zh} · ${d.en}` : `${d.en} · ${d.zh}`) : esc(r.id);
-      const words = d ? (d.now ? pick(d.now) : d.rule) : "";
+      const name = d ? esc(pick(d)) : esc(r.id);
+      const words = d ? (d.now ? pick(d.now) : pickField(d, "rule")) : "";
       const parts = String(words).split("{}");
       const reason = parts.map((p) => esc(p)).join(this.detailHtml(r.detail));
       return { id: r.id, name, reason, short: d ? esc(pick(d)) : esc(r.id) };
@@ -753,7 +753,7 @@ export class Game {
     const badges = [];
     if (s.seat === 0 && s.name) badges.push(`<b class="badge">${esc(t("owner"))}</b>`);
     if (me) badges.push(`<b class="badge you">${esc(t("you"))}</b>`);
-    if (s.bot) badges.push(`<b class="badge bot">${esc(t("bot_named", { bot: s.bot }))}</b>`);
+    if (s.bot) badges.push(`<b class="badge bot">${esc(botLabel(s.bot))}</b>`);
     if (s.auto) badges.push(`<b class="badge auto">${esc(t("auto_mark"))}</b>`);
     if (s.name && !s.bot) badges.push(`<b class="badge ${s.connected ? "on" : "off"}">${esc(t(s.connected ? "online" : "offline"))}</b>`);
     const vote = this.dissolveVote();
@@ -767,7 +767,7 @@ export class Game {
       if (s.name == null) {
         const chosen = this.botChoice[s.seat] || "greedy";
         const options = (this.bots || ["greedy"])
-          .map((b) => `<option${b === chosen ? " selected" : ""}>${esc(b)}</option>`)
+          .map((b) => `<option value="${esc(b)}"${b === chosen ? " selected" : ""}>${esc(botLabel(b))}</option>`)
           .join("");
         tools = `<select data-bot-for="${s.seat}" aria-label="${esc(t("add_bot"))}">${options}</select>` +
           `<button type="button" data-act="add-bot" data-seat="${s.seat}">${esc(t("add_bot"))}</button>`;
@@ -790,11 +790,24 @@ export class Game {
     const me = this.seat != null ? this.room.seats[this.seat] : null;
     const readyBtn = me && !me.ready ? `<button type="button" class="primary" data-act="ready">${esc(t("ready"))}</button>` : "";
     return `<div class="card room"><h2>${esc(t("room", { room: this.number }))} · ${esc(variantName(this.info))}</h2>` +
-      `<p class="muted">${esc(t("waiting_players"))}</p>` +
+      `<p class="muted">${esc(t("waiting_players"))}</p>` + this.roomInfoHtml() +
       `<ul class="seats">${this.room.seats.map((s) => this.seatRow(s)).join("")}</ul>` +
       `<div class="row">${readyBtn}${this.dissolveButton()}</div>` +
       `<div class="row share"><label>${esc(t("share"))} <input id="share" readonly value="${esc(this.shareLink())}"></label>` +
       `<button type="button" data-act="copy">${esc(t("copy"))}</button></div></div>`;
+  }
+
+  /** What the waiting room says of the room: variant, 局数, the turn timer and every option
+   * by name with its value by name (words.js optionText, as the lobby and the rules panel). */
+  roomInfoHtml() {
+    const st = this.room;
+    const row = (name, value, cls = "") => `<div class="${cls}"><dt>${esc(name)}</dt><dd>${esc(value)}</dd></div>`;
+    const timer = st.turn_seconds ? t("seconds", { n: st.turn_seconds }) : t("no_limit");
+    const opts = optionList(this.info, st.options)
+      .map((o) => row(o.name, o.value, o.isDefault ? "opt" : "opt changed"))
+      .join("");
+    return `<dl class="room-info">${row(t("variant"), variantName(this.info))}${row(t("hands"), String(st.hands))}` +
+      `${row(t("turn_limit"), timer)}${opts}</dl>`;
   }
 
   /** The dissolve vote open now (the room state's, until its deadline), or null. */

@@ -1,5 +1,8 @@
 // Every label of the client in Chinese and English. Pattern, payment, counter and option
-// names are not here: they come from the variant declarations (GET /api/variants).
+// names are not here: they come from the variant declarations (GET /api/variants), through
+// words.js, whose pure helpers these wrap with the page's language.
+
+import { botName, choiceName, errorText, fillNote, itemNote, optionText } from "./words.js";
 
 const STRINGS = {
   app: ["麻将", "Mahjong"],
@@ -198,6 +201,8 @@ const STRINGS = {
   restrictions: ["限制", "Restrictions"],
   pattern_values: ["牌型与分值", "Patterns and values"],
   options_now: ["本房间选项", "This room's options"],
+  turn_limit: ["出牌时限", "Turn timer"],
+  no_limit: ["不限", "none"],
   readings: ["本项目的解读", "How this project reads the rules"],
   // errors
   error: ["出错了：{m}", "Error: {m}"],
@@ -267,6 +272,44 @@ export function term(info, id) {
 /** An option's label: its Chinese name, or in English its id in words ("base score"). */
 export function optionLabel(option) {
   return lang === "zh" ? option.zh : option.en;
+}
+
+/** An option value in words in the page's language (words.js choiceName). */
+export function optionValueName(option, value) {
+  return choiceName(option, value, lang);
+}
+
+/** Every option of a variant with the room's values, in words (words.js optionText). */
+export function optionList(info, options) {
+  return optionText(info, options, lang);
+}
+
+/** A declared rule, reading or pattern value in the page's language: `zhField` holds the
+ * Chinese, `field` the English. */
+export function pickField(obj, field, zhField = `${field}_zh`) {
+  if (!obj) return "";
+  return lang === "zh" ? obj[zhField] || "" : obj[field] || "";
+}
+
+/** A payment item's or reserved tile's note in the page's language, its seat marks named
+ * by `seatName(seat)` and tile marks by the tile's name. */
+export function noteText(item, seatName) {
+  return fillNote(itemNote(item, lang), seatName, tileName);
+}
+
+/** A reserved tile's note ({zh, en}) with its marks filled. */
+export function marksFilled(text, seatName) {
+  return fillNote(text, seatName, tileName);
+}
+
+/** A bot's name in the page's language (its level, never its id). */
+export function botLabel(bot) {
+  return botName(bot, lang);
+}
+
+/** A refusal (an error code and the server's detail) as a sentence in the page's language. */
+export function errorSentence(code, message) {
+  return errorText(code, message, lang);
 }
 
 /** A variant's name (GET /api/variants gives `zh` and the English `name`). */

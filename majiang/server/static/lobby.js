@@ -2,27 +2,24 @@
 // 局数, bot seats, turn timer), join one by number, recent matches.
 
 import { api, dropSeat, heldRooms, keepName, keepSeat, lastName, variants } from "./api.js";
-import { getLang, optionLabel, pick, t, variantName } from "./i18n.js";
-import { optionValue } from "./rules.js";
+import { botLabel, getLang, optionLabel, optionValueName, pick, pickField, t, variantName } from "./i18n.js";
 import { esc } from "./table.js";
 import { setWhere, showRulesButton, toast } from "./ui.js";
 
 const DEFAULT_BOTS = { 1: "greedy", 2: "greedy", 3: "greedy" };
-// the levels players choose from (majiang.bots.LEVELS): 简单 / 普通 / 困难
-const LEVELS = { random: "level_easy", greedy: "level_normal", search: "level_hard" };
-const botLabel = (b) => (LEVELS[b] ? t("bot_level", { level: t(LEVELS[b]), bot: b }) : t("bot_named", { bot: b }));
 
-/** One option's input, generated from its declaration. */
+/** One option's input, generated from its declaration: its name, its choices by name and
+ * its hint, in the page's language (never an id). */
 function optionField(o) {
   const label = optionLabel(o);
   const id = `opt-${o.id}`;
-  const hint = `<small class="muted">${esc(o.doc)} · ${esc(t("default_is", { v: optionValue(o.default) }))}</small>`;
+  const hint = `<small class="muted">${esc(pickField(o, "doc"))} · ${esc(t("default_is", { v: optionValueName(o, o.default) }))}</small>`;
   let input;
   if (o.kind === "bool") {
     input = `<input type="checkbox" id="${id}" data-opt="${esc(o.id)}" data-kind="bool"${o.default ? " checked" : ""}>`;
   } else if (o.kind === "choice") {
     const choices = o.choices
-      .map((c, i) => `<option value="${i}"${c === o.default ? " selected" : ""}>${esc(optionValue(c))}</option>`)
+      .map((c, i) => `<option value="${i}"${c === o.default ? " selected" : ""}>${esc(optionValueName(o, c))}</option>`)
       .join("");
     input = `<select id="${id}" data-opt="${esc(o.id)}" data-kind="choice">${choices}</select>`;
   } else {
@@ -114,7 +111,7 @@ export class Lobby {
     const info = this.info();
     showRulesButton(info, null);
     const variantOptions = this.list
-      .map((v) => `<option value="${esc(v.id)}"${v.id === this.variant ? " selected" : ""}>${esc(v.zh)} · ${esc(v.name)}</option>`)
+      .map((v) => `<option value="${esc(v.id)}"${v.id === this.variant ? " selected" : ""}>${esc(variantName(v))}</option>`)
       .join("");
     const seatRows = [1, 2, 3]
       .map((s) => {

@@ -1,22 +1,15 @@
 // The rules panel: a variant's one-line summary, its restrictions and why, the room's
 // options and the pattern values, all from the variant's declarations.
 
-import { optionLabel, pick, t } from "./i18n.js";
+import { optionList, pick, pickField, t, variantName } from "./i18n.js";
 
 function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** An option's value in words. */
-export function optionValue(value) {
-  if (value === true) return t("yes");
-  if (value === false) return t("no");
-  if (value === "random") return t("random");
-  return String(value);
-}
-
 /** The panel's HTML for a variant declaration (GET /api/variants) and resolved options;
- * `now` (a seat's view only) the restrictions in force for it, `{name, reason}` in HTML. */
+ * `now` (a seat's view only) the restrictions in force for it, `{name, reason}` in HTML.
+ * Every text in the page's language: names, rules, option values by name, readings. */
 export function rulesHtml(info, options, now = null) {
   const inForce = now == null
     ? ""
@@ -24,19 +17,16 @@ export function rulesHtml(info, options, now = null) {
       (now.length ? now.map((r) => `<li><b>${r.name}</b><br>${r.reason}</li>`).join("") : `<li class="muted">${esc(t("none_in_force"))}</li>`) +
       "</ul>";
   const restrictions = (info.restrictions || [])
-    .map((r) => `<li><b>${esc(r.zh)}</b> <i>${esc(r.en)}</i><br>${esc(r.rule)}</li>`)
+    .map((r) => `<li><b>${esc(pick(r))}</b><br>${esc(pickField(r, "rule"))}</li>`)
     .join("");
-  const opts = (info.options || [])
-    .map((o) => {
-      const value = options && o.id in options ? options[o.id] : o.default;
-      return `<tr><td>${esc(optionLabel(o))}</td><td>${esc(optionValue(value))}</td><td class="muted">${esc(o.doc)}</td></tr>`;
-    })
+  const opts = optionList(info, options)
+    .map((o) => `<tr><td>${esc(o.name)}</td><td>${esc(o.value)}</td><td class="muted">${esc(o.hint)}</td></tr>`)
     .join("");
   const patterns = (info.patterns || [])
-    .map((p) => `<tr><td>${esc(p.zh)}</td><td>${esc(p.en)}</td><td>${esc(p.value)}</td></tr>`)
+    .map((p) => `<tr><td>${esc(pick(p))}</td><td>${esc(pickField(p, "value"))}</td></tr>`)
     .join("");
-  const readings = (info.readings || []).map((r) => `<li>${esc(r)}</li>`).join("");
-  return `<h2>${esc(info.zh)} · ${esc(info.name)}</h2>` +
+  const readings = (pickField(info, "readings") || []).map((r) => `<li>${esc(r)}</li>`).join("");
+  return `<h2>${esc(variantName(info))}</h2>` +
     `<h3>${esc(t("summary"))}</h3><p>${esc(pick(info.summary))}</p>` + inForce +
     `<h3>${esc(t("restrictions"))}</h3><ul class="restrictions">${restrictions}</ul>` +
     `<h3>${esc(t("options_now"))}</h3><table class="opts">${opts}</table>` +

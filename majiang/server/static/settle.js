@@ -1,7 +1,7 @@
 // Settlements: a hand's result laid out (winning hand, patterns, horses or birds, every
 // payment as "who → whom, points, why", deltas and totals) and the match's 总结算.
 
-import { pick, t, term } from "./i18n.js";
+import { marksFilled, noteText, pick, pickField, t, term } from "./i18n.js";
 import { parseTiles, tileSvg, tilesRow } from "./tiles.js";
 
 function esc(text) {
@@ -42,7 +42,8 @@ export function settlementHtml(ctx, s, fallback) {
   const info = ctx.info;
   const r = s || fallback;
   if (!r) return "";
-  const name = (seat) => esc(ctx.names[seat] ?? t("seat_n", { n: seat }));
+  const plain = (seat) => ctx.names[seat] ?? t("seat_n", { n: seat });
+  const name = (seat) => esc(plain(seat));
   const out = [`<h2>${esc(t("settlement", { n: r.index + 1 }))}</h2>`];
   if (r.outcome === "win") {
     const how = term(info, r.win_type);
@@ -58,7 +59,7 @@ export function settlementHtml(ctx, s, fallback) {
     out.push(`<div class="winhand">${handLine(hand, s.wild, s.tile)}</div>`);
   }
   if (r.patterns && r.patterns.length) {
-    const values = new Map((info.patterns || []).map((p) => [p.id, p.value]));
+    const values = new Map((info.patterns || []).map((p) => [p.id, pickField(p, "value")]));
     const chips = r.patterns
       .map((p) => `<span class="chip" title="${esc(values.get(p) || "")}">${esc(term(info, p))}</span>`)
       .join("");
@@ -67,7 +68,7 @@ export function settlementHtml(ctx, s, fallback) {
   if (s && s.reserved.length) {
     for (const group of s.reserved) {
       const tiles = group.tiles
-        .map((x) => `<span class="reserved">${tileSvg(x.tile, { cls: "s", wild: x.tile === s.wild })}<small>${esc(pick(x))}</small></span>`)
+        .map((x) => `<span class="reserved">${tileSvg(x.tile, { cls: "s", wild: x.tile === s.wild })}<small>${esc(marksFilled(pick(x), plain))}</small></span>`)
         .join("");
       out.push(`<div class="reserved-row"><b>${esc(term(info, group.purpose))}</b> ${tiles}</div>`);
     }
@@ -75,7 +76,8 @@ export function settlementHtml(ctx, s, fallback) {
   const items = r.items || [];
   const rows = items.map((it) => {
     const reason = s ? why(info, it) : term(info, it.kind);
-    const note = it.note ? `<div class="note">${esc(it.note)}</div>` : "";
+    const words = noteText(it, plain);
+    const note = words ? `<div class="note">${esc(words)}</div>` : "";
     return `<li class="item"><span class="who">${esc(t("pays", { a: ctx.names[it.from] ?? it.from, b: ctx.names[it.to] ?? it.to }))}</span>` +
       `<span class="pts">${esc(t("points", { n: it.points }))}</span><span class="why">${esc(reason)}</span>${note}</li>`;
   });
