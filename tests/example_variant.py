@@ -332,8 +332,8 @@ RESTRICTIONS = (
         "A seat may chi at most max_chi times in one hand (2 by default).",
         "you have made {} chis: no more chi this hand",
         now_zh="你已吃了 {} 次：本局不能再吃",
-        limits=("claim",),
         rule_zh="每家一局最多吃的次数由吃牌上限决定（默认 2 次）。",
+        limits=("claim",),
     ),
     Restriction(
         "missed_win",
@@ -342,8 +342,8 @@ RESTRICTIONS = (
         "If you pass on a win, you may not win on that tile until your own next draw.",
         "you passed a win on {}: no win on it until your next draw",
         now_zh="你放过了 {} 的胡：到你下次摸牌前不能再胡这张",
-        limits=("win",),
         rule_zh="放过一次胡后，到自己下次摸牌前不能再胡这种牌。",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -352,8 +352,8 @@ RESTRICTIONS = (
         "Once the wall is empty the last discard can only be won on.",
         "the wall is empty: your discard can only be won on",
         now_zh="牌墙已空：你打出的牌只能被胡",
-        limits=("claim",),
         rule_zh="牌墙摸完后，最后打出的牌只能被胡。",
+        limits=("claim",),
     ),
 )
 

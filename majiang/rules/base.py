@@ -204,13 +204,13 @@ class Restriction:
     """What it takes from the seat it is in force for, among ``RESTRICTION_LIMITS``, so a
     front end can say why a tile may not be discarded or a win or claim is not offered;
     () for a rule that limits no choice (a liability, a warning)."""
+    rule_zh: str = ""
+    """``rule`` in Chinese (validate_variant requires it)."""
 
 
 RESTRICTION_LIMITS: tuple[Limit, ...] = get_args(Limit)
 """What a restriction may limit: the seat's discards, its wins (on a discard, self-draw,
 robbing), its claims of discards (chi, peng, kong), its kongs in its own turn."""
-    rule_zh: str = ""
-    """``rule`` in Chinese (validate_variant requires it)."""
 
 
 def report_key(patterns: Sequence[str], order: Sequence[str]) -> tuple[int, list[int]]:

@@ -351,16 +351,16 @@ RESTRICTIONS = (
         "an added kong; nobody wins on a discard.",
         "your hand is complete with {}, but here you win only by self-draw",
         now_zh="你的牌加上 {} 已成胡，但这里只能自摸胡（只能自摸）",
-        limits=("win",),
         rule_zh="只能自己摸到胡牌（自摸）或抢杠胡；谁都不能胡别人打出的牌。",
+        limits=("win",),
     ),
     Restriction(
         "no_chi",
         "不能吃",
         "no chi",
         "Discards are claimed only by peng or kong; there is no chi.",
-        limits=("claim",),
         rule_zh="别人打出的牌只能碰或杠，不能吃。",
+        limits=("claim",),
     ),
     Restriction(
         "rob_own",
@@ -368,8 +368,8 @@ RESTRICTIONS = (
         "no robbing your own tile",
         "You may not rob an added kong made on a peng of your own discard; concealed and "
         "direct kongs cannot be robbed at all.",
-        limits=("win",),
         rule_zh="别人碰了你打出的牌再补杠，你不能抢这个杠；暗杠和明杠都不能抢。",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -378,8 +378,8 @@ RESTRICTIONS = (
         "The discard after the last tile is drawn cannot be claimed; the hand is drawn.",
         "the wall is empty: nobody can claim your discard and the hand ends with it",
         now_zh="牌墙已空：你打出的牌无人能要，打出后流局",
-        limits=("claim",),
         rule_zh="摸完最后一张后打出的牌谁都不能要，本局流局。",
+        limits=("claim",),
     ),
 )
 """Guangdong's restrictions in words (RULES.md 1.2, 1.3)."""

@@ -320,9 +320,9 @@ RESTRICTIONS = (
         "your hand is complete with {}, but has no fan: a win on a discard needs one; "
         "you may still win by self-draw",
         now_zh="你的牌加上 {} 已成胡，但没有番：点炮胡至少要一番（有番才能胡）；自摸仍可胡",
-        limits=("win",),
         rule_zh="点炮胡（或抢杠胡）至少要有前十一种番中的一种（只吃不碰、门前清、碰碰胡、"
         "清一色、二五八做将、抢杠、中发白、位置花、门风、十三幺、七对）。自摸不需要番。",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -332,8 +332,8 @@ RESTRICTIONS = (
         "tiles may only be won on: no chi, peng or kong.",
         "16 tiles are left: your discard can only be won on",
         now_zh="只剩 16 张：你打出的牌只能被胡",
-        limits=("claim",),
         rule_zh="牌墙留 15 张（七墩半）。摸牌后剩 16 张时打出的牌只能被胡：不能吃、碰、杠。",
+        limits=("claim",),
     ),
     Restriction(
         "last_tile",
@@ -343,8 +343,8 @@ RESTRICTIONS = (
         "not discard, and if it does not win the hand is drawn.",
         "this is the last tile: win by self-draw or pass and the hand is drawn",
         now_zh="最后一张：只能自摸胡，或者过（流局）",
-        limits=("discard", "claim"),
         rule_zh="摸到最后一张（剩 15 张）的一家只能自摸胡；他不打牌，不胡就流局。",
+        limits=("discard", "claim"),
     ),
 )
 """Hainan's restrictions in words (RULES.md 3.2-3.4)."""

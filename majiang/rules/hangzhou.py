@@ -506,9 +506,9 @@ RESTRICTIONS = (
         "your hand is complete with {}, but a win on a discard needs the dealer at level 3, "
         "the dealer on one side, no wild discarded and a hand that is not wild-pair ready",
         now_zh="你的牌加上 {} 已成胡，但点炮胡需三老庄、庄闲之间、打出的不是财神、你也不是爆头听",
-        limits=("win",),
         rule_zh="以自摸为主。只有庄家到三老庄时，庄家与闲家之间才能点炮胡；财神打出不能胡，"
         "爆头听（财神单吊任意牌）时也不能点炮胡。",
+        limits=("win",),
     ),
     Restriction(
         "zhuada",
@@ -521,9 +521,9 @@ RESTRICTIONS = (
         "concealed kong or discard the tile you drew, and you may claim nothing",
         now_zh="{} 打出了财神（抓打）：到其下一轮前你不能吃、碰、杠或点炮胡；"
         "轮到你时只能自摸、暗杠或打出刚摸的牌",
-        limits=("discard", "win", "claim", "kong"),
         rule_zh="有人打出财神后，到他下一轮之前，其他各家不能吃、碰、明杠、补杠或点炮胡；"
         "轮到自己时只能自摸、暗杠或打出刚摸到的牌。",
+        limits=("discard", "win", "claim", "kong"),
     ),
     Restriction(
         "missed_win",
@@ -533,8 +533,8 @@ RESTRICTIONS = (
         "your own next draw.",
         "you passed a win on {}: no discard win on it until your next draw",
         now_zh="你放过了 {} 的胡（漏胡）：到你下次摸牌前不能再胡别人打的这张",
-        limits=("win",),
         rule_zh="放过别人打出的一张可胡的牌后，到自己下次摸牌前不能再胡别人打出的这种牌。",
+        limits=("win",),
     ),
     Restriction(
         "missed_peng",
@@ -543,8 +543,8 @@ RESTRICTIONS = (
         "If you pass on a peng, you may not peng that tile until your own next draw.",
         "you passed a peng of {}: no peng of it until your next draw",
         now_zh="你放过了 {} 的碰（漏碰）：到你下次摸牌前不能碰这张",
-        limits=("claim",),
         rule_zh="放过一次碰后，到自己下次摸牌前不能再碰这种牌。",
+        limits=("claim",),
     ),
     Restriction(
         "tan",
@@ -555,9 +555,9 @@ RESTRICTIONS = (
         "between the dealer and a non-dealer.",
         "you have claimed twice from {}: no more claims from there this hand",
         now_zh="你已从 {} 吃碰杠两次（摊）：本局不能再要他打的牌",
-        limits=("claim",),
         rule_zh="带承包时，一局中同一家打出的牌最多吃、碰、杠两次；"
         "只有三老庄时庄闲之间才能要第三次。",
+        limits=("claim",),
     ),
     Restriction(
         "two_chi",
@@ -566,8 +566,8 @@ RESTRICTIONS = (
         "With liability off, each seat may chi at most twice in a hand.",
         "you have made two chis: no more chi this hand",
         now_zh="你已吃了两次：本局不能再吃",
-        limits=("claim",),
         rule_zh="不带承包时，每家一局最多吃两次。",
+        limits=("claim",),
     ),
     Restriction(
         "last_turn",
@@ -577,9 +577,9 @@ RESTRICTIONS = (
         "and its discard may only be won on; if nobody wins, the hand is drawn.",
         "this is the last turn: no kong, and your discard can only be won on",
         now_zh="最后一轮：不能杠，你打出的牌只能被胡",
-        limits=("kong", "claim"),
         rule_zh="摸牌后牌墙只剩 20 张或更少时，这一轮是最后一轮：不能杠，打出的牌只能被胡；"
         "没人胡就流局。",
+        limits=("kong", "claim"),
     ),
     Restriction(
         "wild_claim",
@@ -587,8 +587,8 @@ RESTRICTIONS = (
         "a thrown wild is dead",
         "A discarded wild can never be claimed: no chi, peng, kong or win on it. Robbing a "
         "kong is not played.",
-        limits=("claim", "win"),
         rule_zh="打出的财神谁都不能要：不能吃、碰、杠，也不能胡。不玩抢杠胡。",
+        limits=("claim", "win"),
     ),
 )
 """Hangzhou's restrictions in words (RULES.md 2.1-2.4)."""

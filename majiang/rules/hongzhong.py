@@ -355,19 +355,17 @@ RESTRICTIONS = (
         "不能吃",
         "no chi",
         "Discards are claimed only for peng, kong or a win; there is no chi.",
-        limits=("claim",),
         rule_zh="别人打出的牌只能碰、杠或胡，不能吃。",
+        limits=("claim",),
     ),
     Restriction(
         "wild",
         "红中赖子",
         "red dragon wilds",
-        "The four 红中 are wilds in a winning hand (any number tile). They never join a "
-        "peng or kong, and a discarded 红中 can only be won on.",
-        limits=("claim",),
         "The four red dragons are wilds in a winning hand (any number tile). They never join "
         "a peng or kong, and a discarded red dragon can only be won on.",
         rule_zh="四张红中在胡牌时是赖子（可当任意数牌）。红中不能用于碰、杠，打出的红中只能被胡。",
+        limits=("claim",),
     ),
     Restriction(
         "missed_win",
@@ -377,8 +375,8 @@ RESTRICTIONS = (
         "tile again until your own next draw.",
         "you passed a win on {}: no win on it until your next draw",
         now_zh="你放过了 {} 的胡（弃胡）：到你下次摸牌前不能再胡这张",
-        limits=("win",),
         rule_zh="放过一次胡（点炮或抢杠）后，到自己下次摸牌前不能再胡这种牌。",
+        limits=("win",),
     ),
     Restriction(
         "missed_peng",
@@ -387,8 +385,8 @@ RESTRICTIONS = (
         "If you pass on a peng, you may not peng that tile until your own next draw.",
         "you passed a peng of {}: no peng of it until your next draw",
         now_zh="你放过了 {} 的碰（弃碰）：到你下次摸牌前不能碰这张",
-        limits=("claim",),
         rule_zh="放过一次碰后，到自己下次摸牌前不能再碰这种牌。",
+        limits=("claim",),
     ),
     Restriction(
         "no_discard_win",
@@ -400,9 +398,9 @@ RESTRICTIONS = (
         "your hand is complete with {}, but you hold a red dragon: in this room you may only "
         "win by self-draw",
         now_zh="你的牌加上 {} 已成胡，但你手里有红中：红中自摸规则下只能自摸",
-        limits=("win",),
         rule_zh="开了“红中自摸”时，手里有红中的一家不能点炮胡（仍可自摸）；"
         "开了“无红中可抢杠”时也不能抢杠胡。",
+        limits=("win",),
     ),
     Restriction(
         "last_turn",
@@ -412,8 +410,8 @@ RESTRICTIONS = (
         "or kong), and no kong is possible once the wall is empty.",
         "4 or fewer tiles are left: your discard can only be won on",
         now_zh="只剩 4 张或更少：你打出的牌只能被胡",
-        limits=("claim", "kong"),
         rule_zh="牌墙只剩 4 张或更少时，打出的牌只能被胡（不能碰、杠）；牌墙摸完后不能再杠。",
+        limits=("claim", "kong"),
     ),
 )
 """Hongzhong's restrictions in words (RULES.md 4.1, 4.2, 4.3)."""

@@ -700,8 +700,8 @@ RESTRICTIONS = (
         "on a discard, no robbing. A discarded wild can never be claimed.",
         "you discarded a wild: you cannot win this hand",
         now_zh="你打出过得：本局不能再胡",
-        limits=("win",),
         rule_zh="打出得之后本局就不能胡了：不能自摸、点炮胡或抢杠胡。打出的得谁都不能要。",
+        limits=("win",),
     ),
     Restriction(
         "missed_win",
@@ -712,9 +712,9 @@ RESTRICTIONS = (
         "you passed a win on {}: no win on it from another seat until you next chi, peng, "
         "kong or draw",
         now_zh="你放过了 {} 的胡（能胡不胡）：到你下次吃、碰、杠或摸牌前不能胡别人的这张",
-        limits=("win",),
         rule_zh="放过一次胡（点炮或抢杠）后，到自己下次吃、碰、杠或摸牌前不能胡别人的这种牌；"
         "自摸不受影响。",
+        limits=("win",),
     ),
     Restriction(
         "missed_peng",
@@ -723,8 +723,8 @@ RESTRICTIONS = (
         "If you pass on a peng, you may not peng that tile until you next chi, peng, kong or draw.",
         "you passed a peng of {}: no peng of it until you next chi, peng, kong or draw",
         now_zh="你放过了 {} 的碰（能碰不碰）：到你下次吃、碰、杠或摸牌前不能碰这张",
-        limits=("claim",),
         rule_zh="放过一次碰后，到自己下次吃、碰、杠或摸牌前不能再碰这种牌。",
+        limits=("claim",),
     ),
     Restriction(
         "sheng",
@@ -736,8 +736,8 @@ RESTRICTIONS = (
         "yet) while you hold known tiles and someone wins on it, you pay for everybody",
         now_zh="剩 30 张或更少（生牌阶段）：你手里有熟张时打出生张（还没人打过的牌）"
         "被胡，你要包三家",
-        limits=(),
         rule_zh="牌墙剩 30 张起，手里有熟张时打出生张（还没人打过的牌）被胡，你要包三家。",
+        limits=(),
     ),
     Restriction(
         "no_discard_win",
@@ -747,8 +747,8 @@ RESTRICTIONS = (
         "a pair only with another wild.",
         "your tiles with {} cannot be read as four sets and a pair here",
         now_zh="你的牌加上 {} 凑不成四组一对，这里不能胡",
-        limits=("win",),
         rule_zh="胡牌要标准牌型（四组一对，没有七对）；得只能和另一张得成对。",
+        limits=("win",),
     ),
 )
 """Taizhou's restrictions in words (RULES.md 5.1-5.3, 5.5)."""
