@@ -43,11 +43,12 @@ def free_port() -> int:
 
 
 class Server:
-    """A `majiang serve` subprocess; `stop()` ends it (SIGTERM, or SIGKILL with kill=True)."""
+    """A `majiang serve` subprocess; `stop()` ends it (SIGTERM, or SIGKILL with kill=True).
+    Its rooms' bots play at once (`--bot-delay-ms 0`) unless ``extra`` names a pace."""
 
     def __init__(self, db: str, *extra: str) -> None:
         self.db = db
-        self.extra = extra
+        self.extra = extra if "--bot-delay-ms" in extra else ("--bot-delay-ms", "0", *extra)
         self.port = free_port()
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"

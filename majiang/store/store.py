@@ -104,6 +104,8 @@ class RoomRow:
     creator_addr: str
     created_at: datetime
     finished_at: datetime | None
+    bot_delay_ms: tuple[int, int] | None = None
+    """The room's bot pace [min, max] ms (revision 0003; None: a room from before, unpaced)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +217,15 @@ def _room_row(row: Row[tuple[object, ...]]) -> RoomRow:
         creator_addr=cast(str, m["creator_addr"]),
         created_at=cast(datetime, m["created_at"]),
         finished_at=cast(datetime | None, m["finished_at"]),
+        bot_delay_ms=_pace(m["bot_delay_ms"]),
     )
+
+
+def _pace(value: object) -> tuple[int, int] | None:
+    """A stored bot pace: two ints, else None (unpaced)."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return value[0], value[1]
+    return None
 
 
 class Store:
@@ -362,6 +372,7 @@ class Store:
         creator_addr: str,
         seats: Sequence[SeatRow],
         owner: str | None = None,
+        bot_delay_ms: tuple[int, int] | None = None,
     ) -> RoomRow:
         """Insert a waiting room and its seats; RoomNumberTaken if an unfinished room has
         ``number`` (also when another process wins the race for it). With ``owner`` (a
@@ -380,6 +391,7 @@ class Store:
             "creator_addr": creator_addr,
             "created_at": created_at,
             "finished_at": None,
+            "bot_delay_ms": list(bot_delay_ms) if bot_delay_ms is not None else None,
         }
         with self._write(f"creating room {number}") as connection:
             try:
@@ -414,6 +426,7 @@ class Store:
             creator_addr=creator_addr,
             created_at=created_at,
             finished_at=None,
+            bot_delay_ms=bot_delay_ms,
         )
 
     def set_seat(self, room_id: int, seat: SeatRow, lease: Lease | None = None) -> None:
