@@ -256,7 +256,7 @@ async def serving(
 
     store = Store(f"sqlite:///{tmp / 'rooms.db'}")
     port = free_port()
-    app = create_app(store, bots=pool)
+    app = create_app(store, bots=pool, bot_delay_ms=(0, 0))
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

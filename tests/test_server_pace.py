@@ -1,0 +1,310 @@
+"""The bot pace (issue 34): a room's bot and 托管 decisions are held back a random time in
+its ``bot_delay_ms`` (``Outcome.pause``, ``Room.wake``), between hands too, so a match
+never races ahead of the people at the table; 托管 cancelled, a dissolve or any move of the
+room drops a held-back decision. Room-level tests without a network, then the server's."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import subprocess
+import time
+from datetime import datetime
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import httpx
+from test_server import MAJIANG, TIMEOUT, Client, Server
+from websockets.asyncio.client import connect
+
+from majiang.server.models import client_message
+from majiang.server.room import Outcome, Pause, Room
+from majiang.store import RoomRow, SeatRow
+
+
+class Clock:
+    """A settable epoch-ms clock."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def paced_room(
+    bots: dict[int, str], pace: tuple[int, int] | None = (300, 600), hands: int = 2
+) -> tuple[Room, RoomRow, list[SeatRow]]:
+    """A guangdong room at ``pace`` with a human at every seat ``bots`` leaves free."""
+    row = RoomRow(
+        7, "123456", "guangdong", {}, hands, 0, 11, "waiting", "x", datetime.now(), None, pace
+    )
+    seats = [SeatRow(s, f"P{s}", bots.get(s), None if s in bots else f"h{s}") for s in range(4)]
+    return Room(row, seats, Clock()), row, seats
+
+
+def send(room: Room, seat: int, data: dict[str, Any]) -> Outcome:
+    return room.handle(seat, client_message.validate_python(data))
+
+
+def kinds(out: Outcome) -> list[str]:
+    return [kind for _, kind, _ in out.log]
+
+
+def woken(room: Room, out: Outcome) -> Outcome:
+    """Wake the room for ``out``'s pause (as the server does once it has waited)."""
+    assert out.pause is not None
+    again = room.wake(out.pause)
+    assert again is not None
+    return again
+
+
+def to_own_turn(room: Room, out: Outcome) -> None:
+    """Wake the room's held-back bot decisions (passing seat 0's claims) until seat 0 is
+    to discard."""
+    while not any(a["type"] == "discard" for a in room.snapshot(0)["legal"]):
+        if out.pause is not None:
+            out = woken(room, out)
+        else:
+            out = send(room, 0, {"type": "action", "action": {"type": "pass"}})
+
+
+def test_a_paced_room_holds_back_every_bot_and_auto_decision_one_at_a_time() -> None:
+    """With a pace, the room makes no bot or 托管 decision in the call that makes it due: it
+    hands out a ``Pause`` (a time within the pace), and each ``wake`` makes exactly one
+    decision and pauses for the next; an unpaced room plays on at once as before."""
+    room, _, _ = paced_room({1: "greedy", 2: "greedy", 3: "greedy"})
+    assert room.public_state()["bot_delay_ms"] == [300, 600]
+    out = send(room, 0, {"type": "ready"})
+    assert kinds(out) == ["ready", "start", "hand_start"]
+    out = send(room, 0, {"type": "auto", "on": True})
+    assert kinds(out) == ["auto"]  # whoever's turn it is, bot or 托管, waits
+    times = set()
+    for _ in range(12):
+        assert out.pause is not None and 300 <= out.pause.ms <= 600
+        times.add(out.pause.ms)
+        assert room.paused() is out.pause
+        out = woken(room, out)
+        assert kinds(out) == ["action"]  # one decision per wake
+    assert len(times) > 1  # a random time in the range per decision
+    unpaced, _, _ = paced_room({1: "greedy", 2: "greedy", 3: "greedy"}, None, hands=1)
+    assert unpaced.public_state()["bot_delay_ms"] == [0, 0]
+    send(unpaced, 0, {"type": "ready"})
+    out = send(unpaced, 0, {"type": "auto", "on": True})
+    assert out.pause is None and unpaced.status == "finished"
+
+
+def test_cancelling_auto_drops_the_held_back_decision_and_gives_the_turn_back() -> None:
+    """托管 cancelled while its decision is held back: the pause is stale (``wake`` does
+    nothing), the seat is asked again with its legal actions and no deadline-driven
+    default is made for it."""
+    room, _, _ = paced_room({1: "greedy", 2: "greedy", 3: "greedy"})
+    to_own_turn(room, send(room, 0, {"type": "ready"}))
+    on = send(room, 0, {"type": "auto", "on": True})
+    assert on.pause is not None and on.pause.seat == 0
+    seq = room.log_seq
+    off = send(room, 0, {"type": "auto", "on": False})
+    assert kinds(off) == ["auto"] and off.pause is None and room.paused() is None
+    assert room.wake(on.pause) is None and room.log_seq == seq + 1
+    legal = room.snapshot(0)["legal"]
+    assert any(a["type"] == "discard" for a in legal) and all(a["seat"] == 0 for a in legal)
+
+
+def test_a_dissolve_drops_the_held_back_decision() -> None:
+    room, _, _ = paced_room({1: "greedy", 2: "greedy", 3: "greedy"})
+    send(room, 0, {"type": "ready"})
+    on = send(room, 0, {"type": "auto", "on": True})
+    assert on.pause is not None
+    out = send(room, 0, {"type": "dissolve", "vote": True})
+    assert kinds(out) == ["dissolve", "match_end"] and room.status == "dissolved"
+    assert room.paused() is None and room.wake(on.pause) is None
+
+
+def test_between_hands_an_auto_seat_is_ready_only_after_the_pace() -> None:
+    """A 托管 seat says ready for the next hand only when woken after its pace (its
+    ``ready`` is in the log), so the next hand never starts in the call that ended the
+    last; a person can still take the seat back meanwhile and decide themselves."""
+    room, _, _ = paced_room({1: "greedy", 2: "greedy", 3: "greedy"})
+    send(room, 0, {"type": "ready"})
+    out = send(room, 0, {"type": "auto", "on": True})
+    while "hand_end" not in kinds(out):
+        out = woken(room, out)
+    assert room.state is None and room.status == "playing"
+    assert out.pause is not None and out.pause.seat == 0
+    assert room.public_state()["seats"][0]["ready"] is False
+    woke = woken(room, out)
+    assert kinds(woke)[:2] == ["ready", "hand_start"]
+    assert room.state is not None
+    # the same between hands, cancelled: no ready is made for the seat
+    room2, _, _ = paced_room({1: "greedy", 2: "greedy", 3: "greedy"})
+    send(room2, 0, {"type": "ready"})
+    out = send(room2, 0, {"type": "auto", "on": True})
+    while "hand_end" not in kinds(out):
+        out = woken(room2, out)
+    pause = out.pause
+    assert pause is not None
+    off = send(room2, 0, {"type": "auto", "on": False})
+    assert kinds(off) == ["auto"] and room2.wake(pause) is None and room2.state is None
+    assert room2.snapshot(0)["room"]["seats"][0]["ready"] is False
+    assert kinds(send(room2, 0, {"type": "ready"}))[:2] == ["ready", "hand_start"]
+
+
+def test_a_restored_room_keeps_its_pace_and_holds_back_its_due_decision() -> None:
+    room, row, seats = paced_room({1: "greedy", 2: "greedy", 3: "greedy"})
+    log = [*send(room, 0, {"type": "ready"}).log]
+    out = send(room, 0, {"type": "auto", "on": True})
+    for _ in range(5):
+        log += out.log
+        out = woken(room, out)
+    log += out.log
+
+    class Ev:
+        def __init__(self, seq: int, kind: str, data: Any) -> None:
+            self.seq, self.kind, self.data = seq, kind, json.loads(json.dumps(data))
+
+    restored = Room.restore(row, seats, [Ev(*e) for e in log], Clock())
+    assert restored.public_state() == room.public_state()
+    resumed = restored.resume()
+    assert resumed.log == [] and isinstance(resumed.pause, Pause)
+    assert restored.snapshot(None) == room.snapshot(None)
+
+
+# -- the server ------------------------------------------------------------------------------
+def rooms_stored(server: Server) -> int:
+    db = server.db.removeprefix("sqlite:///")
+    with sqlite3.connect(db) as c:
+        n: int = c.execute("SELECT count(*) FROM rooms").fetchone()[0]
+        return n
+
+
+def test_a_room_takes_its_bot_delay_and_refuses_a_bad_one(tmp_path: Path) -> None:
+    """``bot_delay_ms`` at creation: [min, max] or N; shown in the room state and every
+    snapshot; a bad one is a 422 naming the field, and no room is made. Without it a room
+    gets the server's ``--bot-delay-ms``."""
+    server = Server(f"sqlite:///{tmp_path / 'pace.db'}", "--bot-delay-ms", "40,70").start()
+    try:
+        with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
+            for bad in ([5, 3], [-1, 2], 10_001, [1, 2, 3], "fast", True, [1.5, 2]):
+                before = rooms_stored(server)
+                body = {"variant": "hainan", "bot_delay_ms": bad}
+                r = http.post("/api/rooms", json=body)
+                assert r.status_code == 422, (bad, r.text)
+                assert "bot_delay_ms" in r.json()["error"]["message"], r.text
+                assert rooms_stored(server) == before
+            for given, shown in (([0, 0], [0, 0]), (250, [250, 250]), ([10, 10_000], [10, 10_000])):
+                r = http.post("/api/rooms", json={"variant": "hainan", "bot_delay_ms": given})
+                assert r.status_code == 201, r.text
+                state = http.get(f"/api/rooms/{r.json()['room']}").json()
+                assert state["bot_delay_ms"] == shown
+            r = http.post("/api/rooms", json={"variant": "hainan"})
+            room, token = r.json()["room"], r.json()["token"]
+            assert http.get(f"/api/rooms/{room}").json()["bot_delay_ms"] == [40, 70]
+
+            async def snapshot() -> dict[str, Any]:
+                async with connect(f"{server.ws}/ws/{room}?token={token}") as ws:
+                    first: dict[str, Any] = json.loads(await ws.recv())
+                    return first
+
+            assert asyncio.run(snapshot())["room"]["bot_delay_ms"] == [40, 70]
+    finally:
+        server.stop()
+
+
+def test_serve_refuses_a_bad_bot_delay_in_one_line(tmp_path: Path) -> None:
+    for value in ("x", "5,3", "1,2,3", "-4", "20000"):
+        out = subprocess.run(
+            [str(MAJIANG), "serve", "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "1",
+             "--bot-delay-ms", value],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert out.returncode == 2 and out.stdout == "", out
+        assert out.stderr.count("\n") == 1 and "--bot-delay-ms" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def public_actions(messages: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
+    return [
+        (m["_at"], m["event"])
+        for m in messages
+        if m["type"] == "event" and m["event"]["type"] in ("discard", "peng", "kong", "chi", "hu")
+    ]
+
+
+async def watch(server: Server, room: str, token: str, n: int) -> list[tuple[float, Any]]:
+    """Seat 0 turns 托管 on and records when each of the next ``n`` turn actions arrives."""
+    got: list[dict[str, Any]] = []
+    async with connect(f"{server.ws}/ws/{room}?token={token}") as ws:
+        first = json.loads(await ws.recv())
+        if first["room"]["status"] == "waiting":
+            await ws.send(json.dumps({"type": "ready"}))
+        if not first["room"]["seats"][0]["auto"]:
+            await ws.send(json.dumps({"type": "auto", "on": True}))
+        while len(public_actions(got)) < n:
+            m = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+            m["_at"] = time.monotonic()
+            got.append(m)
+            assert m["type"] not in ("error", "match_end"), m
+    return public_actions(got)[:n]
+
+
+def test_bot_and_auto_actions_are_spaced_by_the_room_pace_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A room of three bots at [250, 400] ms, its human on 托管: over the websocket, every
+    turn action comes at least the pace's minimum after the one before (a few ms of network
+    jitter allowed), bots' and 托管's alike; after a SIGKILL and a restart the room keeps
+    its pace (stored with it)."""
+    db = f"sqlite:///{tmp_path / 'paced.db'}"
+    server = Server(db).start()  # the harness default: --bot-delay-ms 0
+    try:
+        with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
+            body = {
+                "variant": "guangdong",
+                "hands": 8,
+                "turn_seconds": 0,
+                "bots": {"1": "greedy", "2": "greedy", "3": "random"},
+                "bot_delay_ms": [250, 400],
+            }
+            r = http.post("/api/rooms", json=body)
+            room, token = r.json()["room"], r.json()["token"]
+        seen = asyncio.run(watch(server, room, token, 8))
+        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
+        assert {e["seat"] for _, e in seen} == {0, 1, 2, 3}
+        assert min(gaps) >= 0.25 - 0.02, gaps
+        server.stop(kill=True)
+        server = Server(db).start()
+        with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
+            state = http.get(f"/api/rooms/{room}").json()
+            assert state["bot_delay_ms"] == [250, 400] and state["status"] == "playing"
+        seen = asyncio.run(watch(server, room, token, 5))
+        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
+        assert min(gaps) >= 0.25 - 0.02, gaps
+    finally:
+        server.stop()
+
+
+def test_an_unpaced_server_room_still_plays_at_once(tmp_path: Path) -> None:
+    """The harness's rooms (``--bot-delay-ms 0``): a one-hand match of three bots and a
+    human on 托管 ends within a few seconds, as before the pace."""
+    server = Server(f"sqlite:///{tmp_path / 'fast.db'}").start()
+    try:
+
+        async def run() -> None:
+            async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+                bots = {"1": "greedy", "2": "greedy", "3": "greedy"}
+                body = {"variant": "hainan", "hands": 1, "turn_seconds": 0, "bots": bots}
+                r = await http.post("/api/rooms", json=body)
+                c = await Client(server, r.json()["room"], r.json()["token"], 0).open()
+                assert c.messages[0]["room"]["bot_delay_ms"] == [0, 0]
+                await c.send({"type": "ready"})
+                await c.send({"type": "auto", "on": True})
+                start = time.monotonic()
+                await c.until("match_end")
+                assert time.monotonic() - start < 10
+                await c.close()
+
+        asyncio.run(run())
+    finally:
+        server.stop()
