@@ -1,0 +1,22 @@
+// Bot seats as players read them: the seat's wind and the bot's display name from
+// GET /api/bots/names (东家·机器人(普通), East · Bot (normal)), never the bot's id. Pure
+// (the labels come through `t`), so node can import it (tests/js/botnames.test.mjs).
+
+/** {id: {zh, en}} from GET /api/bots/names' list. */
+export function botNameMap(list) {
+  const map = {};
+  for (const b of list || []) map[b.id] = { zh: b.zh, en: b.en };
+  return map;
+}
+
+/** The bot's level as shown: 机器人(普通); 机器人 alone for a bot without a display name. */
+export function botLevel(bot, names, t, lang) {
+  const named = names && names[bot];
+  return named ? t("bot_level_name", { level: lang === "en" ? named.en : named.zh }) : t("bot");
+}
+
+/** A bot seat's name: its wind (seat 0 东家 … seat 3 北家) and its level. */
+export function botSeatName(seat, bot, names, t, lang) {
+  const wind = t("seat_winds").split(",")[seat];
+  return t("bot_seat", { wind, bot: botLevel(bot, names, t, lang) });
+}
