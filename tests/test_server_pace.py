@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import sqlite3
 import subprocess
 import time
@@ -17,6 +19,7 @@ from typing import Any
 
 import httpx
 from test_server import MAJIANG, TIMEOUT, Client, Server
+from test_server_cluster import cluster
 from websockets.asyncio.client import connect
 
 from majiang.server.models import client_message
@@ -308,3 +311,34 @@ def test_an_unpaced_server_room_still_plays_at_once(tmp_path: Path) -> None:
         asyncio.run(run())
     finally:
         server.stop()
+
+
+def test_a_cluster_paces_its_rooms_and_the_new_owner_keeps_the_pace() -> None:
+    """``majiang serve --bus``: a room created on one node at [250, 400] ms, its human on
+    托管 through the other node: turn actions come the pace's minimum apart; the owner is
+    SIGKILLed, a survivor takes the room from the store and goes on at the same pace."""
+    with cluster(2) as nodes:
+        body = {
+            "variant": "hainan",
+            "hands": 8,
+            "turn_seconds": 0,
+            "bots": {"1": "greedy", "2": "greedy", "3": "greedy"},
+            "bot_delay_ms": [250, 400],
+        }
+        r = httpx.post(f"{nodes[0].http}/api/rooms", json=body, timeout=TIMEOUT)
+        assert r.status_code == 201, r.text
+        room, token = r.json()["room"], r.json()["token"]
+        seen = asyncio.run(watch(nodes[1], room, token, 6))
+        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
+        assert min(gaps) >= 0.25 - 0.02, gaps
+        owner, _ = nodes.owner(room)
+        survivor = next(n for n in nodes if n is not owner)
+        assert owner.proc is not None
+        os.kill(owner.proc.pid, signal.SIGKILL)
+        owner.proc.wait(10)
+        seen = asyncio.run(watch(survivor, room, token, 5))
+        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
+        assert min(gaps) >= 0.25 - 0.02, gaps
+        state = httpx.get(f"{survivor.http}/api/rooms/{room}", timeout=TIMEOUT).json()
+        assert state["bot_delay_ms"] == [250, 400] and state["status"] == "playing"
+        assert nodes.owner(room)[0] is survivor
