@@ -26,6 +26,7 @@ from serverkit import Tracker, concealed_fields
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from majiang.bots import BOTS, bot_label
 from majiang.records import replay
 from majiang.rules import VARIANTS
 from majiang.server import verify_commitment
@@ -688,6 +689,26 @@ def test_http_calls_and_their_errors(server: Server) -> None:
         assert {"/api/variants", "/api/rooms", "/api/rooms/{room}/join", "/api/matches"} <= set(
             schema["paths"]
         )
+
+
+def test_bots_have_display_names_in_both_languages(server: Server) -> None:
+    """``GET /api/bots`` still lists the ids (the lobby reads it); ``GET /api/bots/names``
+    gives each the names a player reads, Chinese and English, none of them an id."""
+    with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
+        ids = http.get("/api/bots").json()
+        assert ids == list(BOTS)
+        named = http.get("/api/bots/names").json()
+        assert [b["id"] for b in named] == ids
+        for b in named:
+            assert set(b) == {"id", "zh", "en"}
+            assert (b["zh"], b["en"]) == bot_label(b["id"])
+            assert b["zh"] != b["id"], b  # (an English name may be the id's word: random)
+            assert all("\u4e00" <= c <= "\u9fff" for c in b["zh"]), b
+            assert b["en"].isascii(), b
+        greedy = next(b for b in named if b["id"] == "greedy")
+        assert (greedy["zh"], greedy["en"]) == ("普通", "normal")
+        assert "/api/bots/names" in http.get("/openapi.json").json()["paths"]
+    assert bot_label("search:12") == bot_label("search")
 
 
 def test_rooms_per_address_are_bounded(tmp_path: Path) -> None:

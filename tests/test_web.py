@@ -481,6 +481,8 @@ def test_the_replay_viewer_steps_through_a_finished_match(
         page.click(f"a[href='/replay/{room}']")
         page.wait_for_selector(".replay .table")
         assert page.locator(".replay .seat .hand svg.tile:not(.back)").count() >= 4 * 13
+        shown = page.inner_text(".replay")
+        assert "南家·机器人(普通)" in shown and "greedy" not in shown, shown[:300]  # no bot id
         step = page.inner_text(".center .muted")
         assert step.startswith("第 1/")
         for _ in range(5):

@@ -4,7 +4,7 @@
 
 /** {id: {zh, en}} from GET /api/bots/names' list. */
 export function botNameMap(list) {
-  const map = {};
+  const map = Object.create(null); // no inherited keys: a player named "toString" is no bot
   for (const b of list || []) map[b.id] = { zh: b.zh, en: b.en };
   return map;
 }
@@ -12,7 +12,7 @@ export function botNameMap(list) {
 /** The bot's level as shown: 机器人(普通); 机器人 alone for a bot without a display name. */
 export function botLevel(bot, names, t, lang) {
   const named = names && names[bot];
-  return named ? t("bot_level_name", { level: lang === "en" ? named.en : named.zh }) : t("bot");
+  return named ? t("bot_level_name", { level: lang === "en" ? named.en : named.zh }) : t("bot_plain");
 }
 
 /** A bot seat's name: its wind (seat 0 东家 … seat 3 北家) and its level. */

@@ -54,7 +54,7 @@ export class Game {
     this.drawnActed = 0; // ... and how many of them the screen drawn last had seen
     this.stopped = false;
     this.botChoice = {}; // seat -> the bot chosen in its select (kept across redraws)
-    this.botNames = {}; // bot id -> {zh, en} (GET /api/bots/names)
+    this.botNames = botNameMap([]); // bot id -> {zh, en} (GET /api/bots/names)
     app.onclick = (e) => this.click(e);
     app.onchange = (e) => {
       const select = e.target.closest("select[data-bot-for]");

@@ -22,6 +22,7 @@ const STRINGS = {
   bot_named: ["机器人 {bot}", "Bot {bot}"],
   bot_level: ["机器人 {level}（{bot}）", "Bot {level} ({bot})"],
   bot_level_name: ["机器人({level})", "Bot ({level})"],
+  bot_plain: ["机器人", "Bot"],
   bot_seat: ["{wind}·{bot}", "{wind} · {bot}"],
   seat_winds: ["东家,南家,西家,北家", "East,South,West,North"],
   level_easy: ["简单", "Easy"],
