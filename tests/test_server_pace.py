@@ -19,12 +19,14 @@ from typing import Any
 
 import httpx
 from test_server import MAJIANG, TIMEOUT, Client, Server
+from test_server_bots import serving
 from test_server_cluster import cluster
 from websockets.asyncio.client import connect
 
 from majiang.server.models import client_message
 from majiang.server.room import Outcome, Pause, Room
-from majiang.store import RoomRow, SeatRow
+from majiang.server.thinking import BotPool
+from majiang.store import RoomRow, SeatRow, Store
 
 
 class Clock:
@@ -252,12 +254,29 @@ async def watch(server: Server, room: str, token: str, n: int) -> list[tuple[flo
     return public_actions(got)[:n]
 
 
+def spaced(seen: list[tuple[float, Any]], url: str, room: str, least: float) -> None:
+    """Turn actions ``least`` s apart at least: every decision the room stored (the log's
+    times: the server's clock) and, on average, as the client received them (one gap may
+    be shorter by the network's jitter, never by near all of it as an unpaced room's)."""
+    store = Store(url)
+    try:
+        row = store.room(room)
+        assert row is not None
+        times = [e.at for e in store.events(row.id) if e.kind == "action"]
+    finally:
+        store.close()
+    stored = [(b - a).total_seconds() for a, b in pairwise(times)]
+    assert len(stored) >= len(seen) - 1 and min(stored) >= least - 0.002, stored
+    got = [b[0] - a[0] for a, b in pairwise(seen)]
+    assert min(got) >= least / 2 and sum(got) / len(got) >= least, got
+
+
 def test_bot_and_auto_actions_are_spaced_by_the_room_pace_across_a_restart(
     tmp_path: Path,
 ) -> None:
-    """A room of three bots at [250, 400] ms, its human on 托管: over the websocket, every
-    turn action comes at least the pace's minimum after the one before (a few ms of network
-    jitter allowed), bots' and 托管's alike; after a SIGKILL and a restart the room keeps
+    """A room of three bots at [250, 400] ms, its human on 托管: every decision, bots' and
+    托管's alike, is made at least the pace's minimum after the one before (the stored log's
+    times), and arrives so over the websocket; after a SIGKILL and a restart the room keeps
     its pace (stored with it)."""
     db = f"sqlite:///{tmp_path / 'paced.db'}"
     server = Server(db).start()  # the harness default: --bot-delay-ms 0
@@ -273,17 +292,15 @@ def test_bot_and_auto_actions_are_spaced_by_the_room_pace_across_a_restart(
             r = http.post("/api/rooms", json=body)
             room, token = r.json()["room"], r.json()["token"]
         seen = asyncio.run(watch(server, room, token, 8))
-        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
         assert {e["seat"] for _, e in seen} == {0, 1, 2, 3}
-        assert min(gaps) >= 0.25 - 0.02, gaps
+        spaced(seen, db, room, 0.25)
         server.stop(kill=True)
         server = Server(db).start()
         with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
             state = http.get(f"/api/rooms/{room}").json()
             assert state["bot_delay_ms"] == [250, 400] and state["status"] == "playing"
         seen = asyncio.run(watch(server, room, token, 5))
-        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
-        assert min(gaps) >= 0.25 - 0.02, gaps
+        spaced(seen, db, room, 0.25)
     finally:
         server.stop()
 
@@ -329,16 +346,77 @@ def test_a_cluster_paces_its_rooms_and_the_new_owner_keeps_the_pace() -> None:
         assert r.status_code == 201, r.text
         room, token = r.json()["room"], r.json()["token"]
         seen = asyncio.run(watch(nodes[1], room, token, 6))
-        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
-        assert min(gaps) >= 0.25 - 0.02, gaps
+        spaced(seen, nodes.url, room, 0.25)
         owner, _ = nodes.owner(room)
         survivor = next(n for n in nodes if n is not owner)
         assert owner.proc is not None
         os.kill(owner.proc.pid, signal.SIGKILL)
         owner.proc.wait(10)
         seen = asyncio.run(watch(survivor, room, token, 5))
-        gaps = [b[0] - a[0] for a, b in pairwise(seen)]
-        assert min(gaps) >= 0.25 - 0.02, gaps
+        spaced(seen, nodes.url, room, 0.25)
         state = httpx.get(f"{survivor.http}/api/rooms/{room}", timeout=TIMEOUT).json()
         assert state["bot_delay_ms"] == [250, 400] and state["status"] == "playing"
         assert nodes.owner(room)[0] is survivor
+
+
+def test_the_hub_cancels_a_held_back_decision_on_auto_off_dissolve_and_stop(
+    tmp_path: Path,
+) -> None:
+    """In the server (in-process, a 60 s pace so nothing wakes by itself): a held-back
+    托管 decision is a task of the room's handle; 托管 cancelled cancels it, a dissolve
+    cancels the next, and stopping the server cancels one still waiting; none of them
+    wrote anything."""
+
+    async def until(check: Any) -> None:
+        for _ in range(500):
+            if check():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("the condition never held")
+
+    async def main() -> None:
+        async with serving(tmp_path, BotPool(0), bot_delay_ms=(60_000, 60_000)) as (
+            http,
+            ws_url,
+            store,
+            hub,
+        ):
+            bots = {"1": "greedy", "2": "greedy", "3": "greedy"}
+            body = {"variant": "hainan", "hands": 2, "turn_seconds": 0, "bots": bots}
+            created = (await http.post("/api/rooms", json=body)).json()
+            room, token = created["room"], created["token"]
+            handle = hub.rooms[room]
+            async with connect(f"{ws_url}/ws/{room}?token={token}") as ws:
+                await ws.send(json.dumps({"type": "ready"}))
+                await ws.send(json.dumps({"type": "auto", "on": True}))
+                await until(lambda: handle.room.public_state()["seats"][0]["auto"])
+                await until(lambda: handle.pause is not None)  # whoever deals waits
+                assert handle.pause is not None
+                first = handle.pause[1]
+                row = store.room(room)
+                assert row is not None
+                stored = len(store.events(row.id))
+                await ws.send(json.dumps({"type": "auto", "on": False}))
+                await until(lambda: first.done())
+                assert first.cancelled()
+                await ws.send(json.dumps({"type": "auto", "on": True}))
+                await until(lambda: handle.pause is not None and handle.pause[1] is not first)
+                assert handle.pause is not None
+                second = handle.pause[1]
+                await ws.send(json.dumps({"type": "dissolve", "vote": True}))
+                await until(lambda: second.done())
+                assert second.cancelled() and handle.room.status == "dissolved"
+                assert handle.pause is None
+                kinds = [e.kind for e in store.events(row.id)[stored:]]
+                assert kinds == ["auto", "auto", "dissolve", "match_end"], kinds
+            created = (await http.post("/api/rooms", json=body)).json()
+            async with connect(f"{ws_url}/ws/{created['room']}?token={created['token']}") as ws:
+                await ws.send(json.dumps({"type": "ready"}))
+                await ws.send(json.dumps({"type": "auto", "on": True}))
+                other = hub.rooms[created["room"]]
+                await until(lambda: other.pause is not None)
+                assert other.pause is not None
+                waiting = other.pause[1]
+        assert waiting.cancelled()  # the server stopped with it waiting
+
+    asyncio.run(main())
