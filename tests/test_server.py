@@ -413,6 +413,55 @@ def test_refused_messages_get_an_error_and_change_nothing(server: Server) -> Non
     asyncio.run(main())
 
 
+def test_one_refusal_ends_a_dissolve_vote_for_everyone(server: Server) -> None:
+    """PROTOCOL.md: ``{"type": "dissolve", "vote": false}`` from any seated human ends the
+    vote at once, even with the others agreed: every seat and spectator gets the refusal
+    with ``request`` null, the room state shows no vote, play goes on; a new ask opens a
+    new vote, and every human agreeing to that one dissolves the room."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            room, tokens = await new_room(
+                http, "hongzhong", humans=3, hands=2, turn_seconds=0, bots={"3": "greedy"}
+            )
+            players = [await Client(server, room, t, i).open() for i, t in enumerate(tokens)]
+            spectator = await Client(server, room, None, 9).open()
+            for p in players:
+                await p.send({"type": "ready"})
+            await players[0].send({"type": "dissolve", "vote": True})
+            await players[1].send({"type": "dissolve", "vote": True})
+            while True:  # seat 2 sees both yes votes before it refuses
+                m = await players[2].until("event")
+                vote = m["event"].get("request") if m["event"]["type"] == "dissolve" else None
+                if vote is not None and vote["votes"][:2] == [True, True]:
+                    break
+            await players[2].send({"type": "dissolve", "vote": False})
+            for c in [*players, spectator]:
+                while True:
+                    m = await c.until("event")
+                    if m["event"]["type"] == "dissolve" and m["event"]["seat"] == 2:
+                        break
+                assert m["event"] == {"type": "dissolve", "seat": 2, "vote": False, "request": None}
+            state = (await http.get(f"/api/rooms/{room}")).json()
+            assert state["dissolve"] is None and state["status"] == "playing"
+            refused = await _snapshot(players[0])
+            assert refused["room"]["dissolve"] is None
+            await players[1].send({"type": "dissolve", "vote": True})  # a new vote
+            for p in (players[0], players[2]):
+                await p.send({"type": "dissolve", "vote": True})
+            end = await spectator.until("match_end")
+            assert end["reason"] == "dissolved"
+            for c in [*players, spectator]:
+                await c.close()
+
+    asyncio.run(main())
+
+
+async def _snapshot(c: Client) -> dict[str, Any]:
+    await c.send({"type": "snapshot"})
+    return await c.until("snapshot")
+
+
 def test_a_flood_is_rate_limited_without_harm(server: Server) -> None:
     """A connection sending faster than the limit gets `rate_limited` errors; it and its room
     live on, and once it slows down it is served again."""
