@@ -23,6 +23,7 @@ from test_server_bots import serving
 from test_server_cluster import cluster
 from websockets.asyncio.client import connect
 
+from majiang.client import create_room
 from majiang.server.models import client_message
 from majiang.server.room import Outcome, Pause, Room
 from majiang.server.thinking import BotPool
@@ -203,6 +204,8 @@ def test_a_room_takes_its_bot_delay_and_refuses_a_bad_one(tmp_path: Path) -> Non
                 assert r.status_code == 201, r.text
                 state = http.get(f"/api/rooms/{r.json()['room']}").json()
                 assert state["bot_delay_ms"] == shown
+            seat = asyncio.run(create_room(server.http, "hainan", bot_delay_ms=(5, 9)))
+            assert http.get(f"/api/rooms/{seat.room}").json()["bot_delay_ms"] == [5, 9]
             r = http.post("/api/rooms", json={"variant": "hainan"})
             room, token = r.json()["room"], r.json()["token"]
             assert http.get(f"/api/rooms/{room}").json()["bot_delay_ms"] == [40, 70]
