@@ -482,7 +482,11 @@ def test_the_replay_viewer_steps_through_a_finished_match(
         page.wait_for_selector(".replay .table")
         assert page.locator(".replay .seat .hand svg.tile:not(.back)").count() >= 4 * 13
         shown = page.inner_text(".replay")
-        assert "南家·机器人(普通)" in shown and "greedy" not in shown, shown[:300]  # no bot id
+        dealer = httpx.get(f"{server.http}/api/rooms/{room}/record", timeout=TIMEOUT).json()[
+            "hands"
+        ][0]["dealer"]
+        wind = ["东家", "南家", "西家", "北家"][(1 - dealer) % 4]  # seat 1's wind in hand 1
+        assert f"{wind}·机器人(普通)" in shown and "greedy" not in shown, shown[:300]  # no id
         step = page.inner_text(".center .muted")
         assert step.startswith("第 1/")
         for _ in range(5):

@@ -82,7 +82,10 @@ def test_a_player_who_looks_away_is_played_at_the_pace_and_takes_the_seat_back(
         box = cancel.bounding_box()
         assert box is not None and box["height"] >= 44 and box["width"] >= 120, box
         text = page.inner_text("body")
-        assert "南家·机器人(普通)" in text, text[:400]
+        dealer = page.evaluate("window.majiang.view.dealer")
+        for seat in (1, 2, 3):  # each bot by its wind in the hand (as the table marks it)
+            wind = ["东家", "南家", "西家", "北家"][(seat - dealer) % 4]
+            assert f"{wind}·机器人(普通)" in text, text[:400]
         assert "greedy" not in text
         no_sideways_scroll(page)
         no_raw_json(page)

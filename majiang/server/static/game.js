@@ -2,7 +2,7 @@
 // the screens of a room: join, waiting room, table, settlement, final results.
 
 import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
-import { botLevel, botNameMap, botSeatName } from "./botnames.js";
+import { botLevel, botNameMap, botSeatName, windDealer } from "./botnames.js";
 import { getLang, pick, t, variantName } from "./i18n.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
@@ -55,6 +55,7 @@ export class Game {
     this.stopped = false;
     this.botChoice = {}; // seat -> the bot chosen in its select (kept across redraws)
     this.botNames = botNameMap([]); // bot id -> {zh, en} (GET /api/bots/names)
+    this.dealer = null; // the dealer of the hand in play or just ended: bot seats' winds
     app.onclick = (e) => this.click(e);
     app.onchange = (e) => {
       const select = e.target.closest("select[data-bot-for]");
@@ -258,6 +259,7 @@ export class Game {
     if (fresh) this.restrictions = msg.restrictions || []; // an echo of an own decision tells none
     if (ev.type === "hand_start") {
       this.view = ev.view;
+      this.dealer = ev.dealer;
       this.handEnd = null;
       this.lastDiscard = null;
       this.selected = null;
@@ -370,6 +372,7 @@ export class Game {
 
   onHandEnd(msg) {
     this.handEnd = msg;
+    this.dealer = msg.result.dealer ?? this.dealer;
     this.view = null;
     this.legal = [];
     this.restrictions = [];
@@ -405,10 +408,11 @@ export class Game {
     return name || t("seat_n", { n: seat });
   }
 
-  /** The seats' names as shown (shared names numbered); a bot seat by its wind and level
-   * (东家·机器人(普通)), never its id. */
+  /** The seats' names as shown (shared names numbered); a bot seat by its wind in the
+   * hand and its level (东家·机器人(普通)), never its id. */
   names() {
-    return uniqueNames(this.room.seats.map((s) => (s.bot ? botSeatName(s.seat, s.bot, this.botNames, t, getLang()) : s.name)));
+    const dealer = windDealer(this.view ? this.view.dealer : this.dealer, this.room.options);
+    return uniqueNames(this.room.seats.map((s) => (s.bot ? botSeatName(s.seat, dealer, s.bot, this.botNames, t, getLang()) : s.name)));
   }
 
   /** Does the room hold back bot and 托管 decisions (its bot_delay_ms)? A 托管 seat is

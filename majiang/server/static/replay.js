@@ -73,11 +73,13 @@ export class Replay {
     this.draw();
   }
 
-  /** The players' names; a bot seat (the server names it by its bot id) by its wind and
-   * level, never the id. */
+  /** The players' names; a bot seat (the server names it by its bot id) by its wind in the
+   * hand shown and its level, never the id. */
   names() {
     const players = this.data.players || [];
-    const named = (i) => (this.botNames && this.botNames[players[i]] ? botSeatName(i, players[i], this.botNames, t, getLang()) : players[i]);
+    const hand = this.data.hands[this.hand];
+    const dealer = hand ? hand.dealer : 0;
+    const named = (i) => (this.botNames && this.botNames[players[i]] ? botSeatName(i, dealer, players[i], this.botNames, t, getLang()) : players[i]);
     return uniqueNames([0, 1, 2, 3].map((i) => named(i) || t("seat_n", { n: i })));
   }
 
