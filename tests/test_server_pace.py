@@ -259,8 +259,9 @@ async def watch(server: Server, room: str, token: str, n: int) -> list[tuple[flo
 
 def spaced(seen: list[tuple[float, Any]], url: str, room: str, least: float) -> None:
     """Turn actions ``least`` s apart at least: every decision the room stored (the log's
-    times: the server's clock) and, on average, as the client received them (one gap may
-    be shorter by the network's jitter, never by near all of it as an unpaced room's)."""
+    times: the server's clock), and as the client received them, but for one gap (jitter,
+    or a burst queued while the connection attached to the room; an unpaced room's are all
+    near 0) and 50 ms of network jitter."""
     store = Store(url)
     try:
         row = store.room(room)
@@ -270,8 +271,8 @@ def spaced(seen: list[tuple[float, Any]], url: str, room: str, least: float) -> 
         store.close()
     stored = [(b - a).total_seconds() for a, b in pairwise(times)]
     assert len(stored) >= len(seen) - 1 and min(stored) >= least - 0.002, stored
-    got = [b[0] - a[0] for a, b in pairwise(seen)]
-    assert min(got) >= least / 2 and sum(got) / len(got) >= least, got
+    got = sorted(b[0] - a[0] for a, b in pairwise(seen))
+    assert len(got) >= 3 and got[1] >= least - 0.05, got
 
 
 def test_bot_and_auto_actions_are_spaced_by_the_room_pace_across_a_restart(
