@@ -157,9 +157,10 @@ async def create_room(
     name: str | None = None,
     bots: Mapping[str, str] | None = None,
     turn_seconds: int | None = None,
+    bot_delay_ms: int | tuple[int, int] | None = None,
 ) -> Seat:
     """``POST /api/rooms``: a new room; the creator takes seat 0. Fields left None take the
-    server's defaults."""
+    server's defaults (``bot_delay_ms``: the bot pace, ms or (min, max))."""
     body: dict[str, JSON] = {"variant": variant}
     if options is not None:
         body["options"] = dict(options)
@@ -168,6 +169,9 @@ async def create_room(
     for key, value in (("hands", hands), ("name", name), ("turn_seconds", turn_seconds)):
         if value is not None:
             body[key] = value
+    if bot_delay_ms is not None:
+        pace = [bot_delay_ms] * 2 if isinstance(bot_delay_ms, int) else list(bot_delay_ms)
+        body["bot_delay_ms"] = [int(v) for v in pace]
     return _seat("", await _call("POST", server, "/api/rooms", body))
 
 

@@ -26,6 +26,7 @@ from serverkit import Tracker, concealed_fields
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from majiang.bots import BOTS, bot_label
 from majiang.records import replay
 from majiang.rules import VARIANTS
 from majiang.server import verify_commitment
@@ -43,11 +44,12 @@ def free_port() -> int:
 
 
 class Server:
-    """A `majiang serve` subprocess; `stop()` ends it (SIGTERM, or SIGKILL with kill=True)."""
+    """A `majiang serve` subprocess; `stop()` ends it (SIGTERM, or SIGKILL with kill=True).
+    Its rooms' bots play at once (`--bot-delay-ms 0`) unless ``extra`` names a pace."""
 
     def __init__(self, db: str, *extra: str) -> None:
         self.db = db
-        self.extra = extra
+        self.extra = extra if "--bot-delay-ms" in extra else ("--bot-delay-ms", "0", *extra)
         self.port = free_port()
         self.http = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
@@ -411,6 +413,55 @@ def test_refused_messages_get_an_error_and_change_nothing(server: Server) -> Non
     asyncio.run(main())
 
 
+def test_one_refusal_ends_a_dissolve_vote_for_everyone(server: Server) -> None:
+    """PROTOCOL.md: ``{"type": "dissolve", "vote": false}`` from any seated human ends the
+    vote at once, even with the others agreed: every seat and spectator gets the refusal
+    with ``request`` null, the room state shows no vote, play goes on; a new ask opens a
+    new vote, and every human agreeing to that one dissolves the room."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT) as http:
+            room, tokens = await new_room(
+                http, "hongzhong", humans=3, hands=2, turn_seconds=0, bots={"3": "greedy"}
+            )
+            players = [await Client(server, room, t, i).open() for i, t in enumerate(tokens)]
+            spectator = await Client(server, room, None, 9).open()
+            for p in players:
+                await p.send({"type": "ready"})
+            await players[0].send({"type": "dissolve", "vote": True})
+            await players[1].send({"type": "dissolve", "vote": True})
+            while True:  # seat 2 sees both yes votes before it refuses
+                m = await players[2].until("event")
+                vote = m["event"].get("request") if m["event"]["type"] == "dissolve" else None
+                if vote is not None and vote["votes"][:2] == [True, True]:
+                    break
+            await players[2].send({"type": "dissolve", "vote": False})
+            for c in [*players, spectator]:
+                while True:
+                    m = await c.until("event")
+                    if m["event"]["type"] == "dissolve" and m["event"]["seat"] == 2:
+                        break
+                assert m["event"] == {"type": "dissolve", "seat": 2, "vote": False, "request": None}
+            state = (await http.get(f"/api/rooms/{room}")).json()
+            assert state["dissolve"] is None and state["status"] == "playing"
+            refused = await _snapshot(players[0])
+            assert refused["room"]["dissolve"] is None
+            await players[1].send({"type": "dissolve", "vote": True})  # a new vote
+            for p in (players[0], players[2]):
+                await p.send({"type": "dissolve", "vote": True})
+            end = await spectator.until("match_end")
+            assert end["reason"] == "dissolved"
+            for c in [*players, spectator]:
+                await c.close()
+
+    asyncio.run(main())
+
+
+async def _snapshot(c: Client) -> dict[str, Any]:
+    await c.send({"type": "snapshot"})
+    return await c.until("snapshot")
+
+
 def test_a_flood_is_rate_limited_without_harm(server: Server) -> None:
     """A connection sending faster than the limit gets `rate_limited` errors; it and its room
     live on, and once it slows down it is served again."""
@@ -687,6 +738,26 @@ def test_http_calls_and_their_errors(server: Server) -> None:
         assert {"/api/variants", "/api/rooms", "/api/rooms/{room}/join", "/api/matches"} <= set(
             schema["paths"]
         )
+
+
+def test_bots_have_display_names_in_both_languages(server: Server) -> None:
+    """``GET /api/bots`` still lists the ids (the lobby reads it); ``GET /api/bots/names``
+    gives each the names a player reads, Chinese and English, none of them an id."""
+    with httpx.Client(base_url=server.http, timeout=TIMEOUT) as http:
+        ids = http.get("/api/bots").json()
+        assert ids == list(BOTS)
+        named = http.get("/api/bots/names").json()
+        assert [b["id"] for b in named] == ids
+        for b in named:
+            assert set(b) == {"id", "zh", "en"}
+            assert (b["zh"], b["en"]) == bot_label(b["id"])
+            assert b["zh"] != b["id"], b  # (an English name may be the id's word: random)
+            assert all("\u4e00" <= c <= "\u9fff" for c in b["zh"]), b
+            assert b["en"].isascii(), b
+        greedy = next(b for b in named if b["id"] == "greedy")
+        assert (greedy["zh"], greedy["en"]) == ("普通", "normal")
+        assert "/api/bots/names" in http.get("/openapi.json").json()["paths"]
+    assert bot_label("search:12") == bot_label("search")
 
 
 def test_rooms_per_address_are_bounded(tmp_path: Path) -> None:

@@ -247,16 +247,16 @@ def test_a_timeout_while_a_bot_thinks_drops_the_stale_answer() -> None:
 # -- the server: decisions in worker processes -----------------------------------------------
 @contextlib.asynccontextmanager
 async def serving(
-    tmp: Path, pool: BotPool
+    tmp: Path, pool: BotPool, bot_delay_ms: tuple[int, int] = (0, 0)
 ) -> AsyncIterator[tuple[httpx.AsyncClient, str, Store, Hub]]:
     """The app on uvicorn in this event loop (a decision made on it would stall the test's
-    own requests), SQLite under ``tmp``: an HTTP client, the WebSocket base URL, the store,
-    the hub."""
+    own requests), SQLite under ``tmp``, rooms at ``bot_delay_ms`` unless they say: an HTTP
+    client, the WebSocket base URL, the store, the hub."""
     import uvicorn
 
     store = Store(f"sqlite:///{tmp / 'rooms.db'}")
     port = free_port()
-    app = create_app(store, bots=pool)
+    app = create_app(store, bots=pool, bot_delay_ms=bot_delay_ms)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -139,6 +139,7 @@ def test_the_openapi_document_lists_every_route(http: httpx.Client) -> None:
         "/api/matches",
         # the browser game's calls (docs/web.md)
         "/api/bots",
+        "/api/bots/names",
         "/api/waits",
         "/api/reserved",
         "/api/rooms/{room}/settlements",

@@ -372,11 +372,10 @@ def test_every_human_voting_dissolves_the_room() -> None:
 
 
 def test_a_dissolve_vote_is_in_every_snapshot_survives_a_restore_and_lapses() -> None:
-    """Who asked, who agreed or refused and when the vote lapses are in the room state of
-    every snapshot (a reloaded page shows the vote), the same after a restore from the log;
-    a refusal keeps the vote open (it can still change its mind); past the deadline the vote
-    is gone and a new yes opens another."""
-    table = Table("hongzhong", 3, {1: "greedy", 2: "greedy"})
+    """Who asked, who agreed and when the vote lapses are in the room state of every
+    snapshot (a reloaded page shows the vote), the same after a restore from the log; past
+    the deadline the vote is gone and a new yes opens another."""
+    table = Table("hongzhong", 3, {1: "greedy"})
     for s in table.humans:
         table.send(s, {"type": "ready"})
     room, clock = table.room, table.clock
@@ -386,17 +385,17 @@ def test_a_dissolve_vote_is_in_every_snapshot_survives_a_restore_and_lapses() ->
     event = table.received[3][-1]["event"]
     assert event == {"type": "dissolve", "seat": 0, "vote": True, "request": asked}
     clock.now += 5000
-    table.send(3, {"type": "dissolve", "vote": False})
-    refused = {**asked, "votes": [True, None, None, False]}
-    assert table.received[0][-1]["event"]["request"] == refused
+    table.send(2, {"type": "dissolve", "vote": True})
+    agreed = {**asked, "votes": [True, None, True, None]}
+    assert table.received[0][-1]["event"]["request"] == agreed
     for k in (0, 3, None):
-        assert room.snapshot(k)["room"]["dissolve"] == refused
+        assert room.snapshot(k)["room"]["dissolve"] == agreed
     restored = table.restored()
     for s in table.humans:
         restored.set_connected(s, True)
     assert [restored.snapshot(k) for k in (0, 3, None)] == [room.snapshot(k) for k in (0, 3, None)]
-    with pytest.raises(RoomError, match="already voted False"):
-        room.handle(3, msg({"type": "dissolve", "vote": False}))
+    with pytest.raises(RoomError, match="already voted True"):
+        room.handle(2, msg({"type": "dissolve", "vote": True}))
     clock.now = deadline  # the vote lapses: the room plays on
     assert room.snapshot(0)["room"]["dissolve"] is None
     assert restored.snapshot(3)["room"]["dissolve"] is None
@@ -410,6 +409,33 @@ def test_a_dissolve_vote_is_in_every_snapshot_survives_a_restore_and_lapses() ->
     }
     table.send(3, {"type": "dissolve", "vote": False})  # the only yes withdrawn: it is over
     assert table.received[0][-1]["event"]["request"] is None
+    assert room.snapshot(0)["room"]["dissolve"] is None and room.status == "playing"
+
+
+def test_one_refusal_ends_a_dissolve_vote_at_once() -> None:
+    """PROTOCOL.md: ``{"type": "dissolve", "vote": false}`` from any seated human ends the
+    vote, even with every other human agreed; everyone is told (``request`` null), the room
+    plays on, a restored room agrees, and a new vote needs a new ask."""
+    table = Table("guangdong", 3, {1: "greedy"})
+    for s in table.humans:
+        table.send(s, {"type": "ready"})
+    room = table.room
+    table.send(0, {"type": "dissolve", "vote": True})
+    table.send(2, {"type": "dissolve", "vote": True})
+    assert room.snapshot(0)["room"]["dissolve"]["votes"] == [True, None, True, None]
+    table.send(3, {"type": "dissolve", "vote": False})
+    for s in table.humans:
+        event = table.received[s][-1]["event"]
+        assert event == {"type": "dissolve", "seat": 3, "vote": False, "request": None}
+    assert room.snapshot(None)["room"]["dissolve"] is None and room.status == "playing"
+    restored = table.restored()
+    assert restored.snapshot(None)["room"]["dissolve"] is None
+    assert restored.status == "playing"
+    with pytest.raises(RoomError, match="no dissolve vote is open"):
+        room.handle(0, msg({"type": "dissolve", "vote": False}))
+    # the one who asked may refuse too: that also ends it
+    table.send(2, {"type": "dissolve", "vote": True})
+    table.send(2, {"type": "dissolve", "vote": False})
     assert room.snapshot(0)["room"]["dissolve"] is None and room.status == "playing"
 
 

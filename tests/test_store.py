@@ -506,6 +506,7 @@ def test_finished_matches_newest_first_with_limit(store: Store) -> None:
         finished_at=got[0].finished_at,
         names=["p2", "b", "c", "d"],
         totals=[2, -2, 0, 0],
+        bots=[None, None, "greedy", None],
     )
     assert got[0].finished_at >= got[1].finished_at
     assert [m.room for m in store.finished_matches(10)] == [r.number for r in rooms[2::-1]]

@@ -29,6 +29,7 @@ from majiang.values import Action, Phase
 
 __all__ = [
     "BOTS",
+    "BOT_NAMES",
     "LEVELS",
     "BlindBot",
     "Bot",
@@ -36,6 +37,7 @@ __all__ = [
     "GreedyPlusBot",
     "RandomBot",
     "auto_bot",
+    "bot_label",
     "bot_names",
     "is_bot",
     "make_bot",
@@ -119,6 +121,25 @@ def _has_numpy() -> bool:
 
 if _has_numpy():
     BOTS["rl"] = _trained
+
+
+BOT_NAMES: dict[str, tuple[str, str]] = {
+    "random": ("随机", "random"),
+    "greedy": ("普通", "normal"),
+    "greedy+": ("高手", "expert"),
+    "search": ("搜索", "search"),
+    "rl": ("训练", "trained"),
+}
+"""Each bot's display name (Chinese, English): what a player reads where the API says the
+bot's id (``GET /api/bots/names``; the page shows a bot seat as 东家·机器人(普通))."""
+
+
+def bot_label(name: str) -> tuple[str, str]:
+    """The display name (Chinese, English) of bot ``name`` (``search:N`` is the search bot);
+    a bot without a declared one is named by its id in both languages."""
+    if _fixed_search(name) is not None:
+        return BOT_NAMES["search"]
+    return BOT_NAMES.get(name, (name, name))
 
 
 LEVELS: dict[str, tuple[str, str, str]] = {

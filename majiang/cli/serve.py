@@ -73,6 +73,14 @@ def add_parser(sub: Any) -> None:
         "timer allows), off the event loop so a thinking bot holds up no other room "
         "(default: one per core but one, at least 1; 0: on the event loop)",
     )
+    p.add_argument(
+        "--bot-delay-ms",
+        default=None,
+        metavar="MIN[,MAX]",
+        help="bot pace of rooms created without one: each bot and 托管 decision waits a "
+        "random time from MIN to MAX ms, like a person (default 800,1500; 0: at once, for "
+        "tests); a room may set its own (bot_delay_ms, docs/protocol.md)",
+    )
 
 
 def _check_port(host: str, port: int) -> None:
@@ -152,11 +160,12 @@ def main(args: argparse.Namespace) -> int:
     workers = getattr(args, "bot_workers", None)
     if workers is not None and workers < 0:
         raise MajiangError(f"--bot-workers: at least 0, got {workers}")
+    pace = _bot_delay(getattr(args, "bot_delay_ms", None))
     store = Store(url)  # StoreError (a MajiangError): one line, exit 2
     limits = Limits()
     if args.rooms_per_address is not None:
         limits = Limits(rooms_per_address=args.rooms_per_address)
-    app = create_app(store, limits=limits, bus=bus, bots=BotPool(workers))
+    app = create_app(store, limits=limits, bus=bus, bots=BotPool(workers), bot_delay_ms=pace)
     tune_gc()
     host = f"[{args.host}]" if ":" in args.host else args.host
     where = f"database {store.url}" + (f", bus {_redact(bus.url)}" if bus else "")
@@ -177,6 +186,22 @@ def main(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return 0
+
+
+def _bot_delay(text: str | None) -> tuple[int, int]:
+    """``--bot-delay-ms MIN[,MAX]`` as (min, max) ms; MajiangError naming what is wrong."""
+    from majiang.server.models import DEFAULT_BOT_DELAY, bot_delay
+
+    if text is None:
+        return DEFAULT_BOT_DELAY
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) > 2 or not all(p.isdigit() for p in parts):
+        raise MajiangError(f"--bot-delay-ms: MIN or MIN,MAX in whole ms, got {text!r}")
+    values = [int(p) for p in parts]
+    try:
+        return bot_delay(values[0] if len(values) == 1 else values)
+    except ValueError as err:
+        raise MajiangError(f"--bot-delay-ms: {err}") from None
 
 
 def _redact(url: str) -> str:

@@ -42,6 +42,7 @@ from majiang.errors import MajiangError
 from majiang.rules import VARIANTS
 from majiang.server import models
 from majiang.server.models import (
+    DEFAULT_BOT_DELAY,
     CreateRoom,
     ErrorBody,
     Joined,
@@ -53,6 +54,7 @@ from majiang.server.models import (
     SnapshotMsg,
     VariantInfo,
     all_variant_infos,
+    bot_delay,
     client_message,
 )
 from majiang.server.room import (
@@ -61,6 +63,7 @@ from majiang.server.room import (
     SPECTATORS,
     BotAsk,
     Outcome,
+    Pause,
     Room,
     RoomError,
     now_ms,
@@ -226,6 +229,8 @@ class Handle:
     """In a cluster: the lease this node owns the room under (every write is fenced by it)."""
     peers: Peers | None = None
     """In a cluster: the room's connections on every node (``seats`` are this node's)."""
+    pause: tuple[Pause, asyncio.Task[None]] | None = None
+    """The bot or 托管 decision held back for the room's pace, and the task that wakes it."""
 
     def connections(self) -> int:
         if self.peers is not None:
@@ -255,9 +260,17 @@ POSTGRES_WRITERS = 8
 class Hub:
     """Every room in memory, the store and its writer threads."""
 
-    def __init__(self, store: Store, limits: Limits, bots: BotPool | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        limits: Limits,
+        bots: BotPool | None = None,
+        bot_delay_ms: tuple[int, int] = DEFAULT_BOT_DELAY,
+    ) -> None:
         self.store = store
         self.limits = limits
+        self.bot_delay_ms = bot_delay_ms
+        """The bot pace of a room created without one (``majiang serve --bot-delay-ms``)."""
         self.bots = bots if bots is not None else BotPool()
         self.offload = self.bots.offload
         """The bots whose decisions rooms hand to ``bots`` (``Room.offload``)."""
@@ -391,8 +404,41 @@ class Hub:
         if room.status in CLOSED and handle.closed_at is None:
             handle.closed_at = time.monotonic()
         self.schedule(handle)
+        self.pace(handle, out.pause)
         if out.ask is not None:
             self._keep(self.think(handle, out.ask))
+
+    def pace(self, handle: Handle, pause: Pause | None) -> None:
+        """Cancel the held-back decision the room no longer waits on (a human moved it, a
+        托管 cancelled, the room ended); hold back ``pause``, waking the room after it."""
+        held = handle.pause
+        now = handle.room.paused()
+        if held is not None and held[0] is not now:
+            held[1].cancel()
+            handle.pause = None
+        if pause is not None and pause is now:
+            task = asyncio.create_task(self.wake(handle, pause))
+            self.thinking.add(task)
+            task.add_done_callback(self.thinking.discard)
+            handle.pause = (pause, task)
+
+    async def wake(self, handle: Handle, pause: Pause) -> None:
+        """After ``pause.ms``, let the room make the decision it held back, under its lock,
+        if it still waits on it."""
+        await asyncio.sleep(pause.ms / 1000)
+        async with handle.lock:
+            if handle.pause is not None and handle.pause[0] is pause:
+                handle.pause = None
+            if self.cluster is not None and handle.lease is None:
+                return  # the room is another node's now: it paces afresh
+            try:
+                out = handle.room.wake(pause)
+                if out is not None:
+                    await self.commit(handle, out)
+            except ApiError:
+                pass  # logged and rebuilt by commit
+            except Exception:
+                log.exception("room %s: seat %d after its pace", handle.room.number, pause.seat)
 
     def _keep(self, work: Coroutine[Any, Any, None]) -> None:
         """Run a bot's work as a task kept referenced until done and cancelled by ``stop``."""
@@ -414,7 +460,7 @@ class Hub:
                 if self.cluster is not None and handle.lease is None:
                     return
                 out = room.resume()
-                if out.log or out.ask is not None or out.status is not None:
+                if out.log or out.ask or out.pause or out.status is not None:
                     with contextlib.suppress(ApiError):
                         await self.commit(handle, out)
 
@@ -655,13 +701,15 @@ def create_app(
     limits: Limits | None = None,
     bus: BusConfig | None = None,
     bots: BotPool | None = None,
+    bot_delay_ms: tuple[int, int] = DEFAULT_BOT_DELAY,
 ) -> FastAPI:
     """The server's app over ``store`` (or a Store opened on ``url``, closed at shutdown);
     with ``bus``, one node of a cluster on a PostgreSQL store; ``bots``: the workers of
-    slow bots' decisions (default ``BotPool()``: a process per core but one)."""
+    slow bots' decisions (default ``BotPool()``: a process per core but one);
+    ``bot_delay_ms``: the bot pace of rooms created without one."""
     own = store is None
     the_store = store if store is not None else Store(url)
-    hub = Hub(the_store, limits or Limits(), bots)
+    hub = Hub(the_store, limits or Limits(), bots, bot_delay_ms)
     if bus is not None:
         from majiang.server.cluster import Cluster
 
@@ -747,6 +795,7 @@ def create_app(
                     422, "bad_bot", f"bots.{key}: unknown bot {bot!r}; {', '.join(BOTS)}"
                 )
             seats.append(SeatRow(int(key), bot, bot, None))
+        pace = hub.bot_delay_ms if body.bot_delay_ms is None else bot_delay(body.bot_delay_ms)
         addr = request.client.host if request.client else "unknown"
         if await hub.read(the_store.open_rooms_by, addr) >= hub.limits.rooms_per_address:
             raise ApiError(429, "too_many_rooms", f"{addr} already holds the most open rooms")
@@ -769,6 +818,7 @@ def create_app(
                         creator_addr=addr,
                         seats=seats,
                         owner=cluster.node if cluster is not None else None,
+                        bot_delay_ms=pace,
                     )
                 )
             except RoomNumberTaken:
@@ -883,6 +933,7 @@ def create_app(
                 finished_at=m.finished_at,
                 names=m.names,
                 totals=m.totals,
+                bots=m.bots,
             )
             for m in rows
         ]

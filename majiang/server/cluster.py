@@ -487,6 +487,9 @@ class Cluster:
         if handle.timer is not None:
             handle.timer.cancel()
             handle.timer = None
+        if handle.pause is not None:  # a held-back bot decision: the new owner paces it
+            handle.pause[1].cancel()
+            handle.pause = None
         handle.lease = None
         if handle is current:
             del self.hub.rooms[number]

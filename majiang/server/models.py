@@ -11,13 +11,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, field_validator
 
 from majiang.rules import VARIANTS, Variant
 from majiang.rules.base import COMMON_NAMES, Limit
 from majiang.values import OptionValue
 
 __all__ = [
+    "DEFAULT_BOT_DELAY",
+    "MAX_BOT_DELAY_MS",
     "MAX_HANDS",
     "MAX_NAME",
     "MAX_TURN_SECONDS",
@@ -25,6 +27,7 @@ __all__ = [
     "ActionMsg",
     "AutoEvent",
     "AutoMsg",
+    "BotName",
     "ClientMessage",
     "CreateRoom",
     "DissolveEvent",
@@ -73,6 +76,7 @@ __all__ = [
     "WaitsHint",
     "WaitsRequest",
     "all_variant_infos",
+    "bot_delay",
     "client_message",
     "server_message",
     "variant_info",
@@ -84,6 +88,29 @@ MAX_TURN_SECONDS = 600
 """The longest decision time a room may set."""
 MAX_NAME = 32
 """The longest player name, in characters."""
+MAX_BOT_DELAY_MS = 10_000
+"""The longest a bot or 托管 decision may be held back (``bot_delay_ms``)."""
+DEFAULT_BOT_DELAY = (800, 1500)
+"""The bot pace of a room that names none (``majiang serve --bot-delay-ms``): each bot and
+托管 decision waits a random time in this range (ms), so play reads like people's."""
+
+
+def bot_delay(value: object) -> tuple[int, int]:
+    """A bot pace as ``[min, max]`` ms from ``N`` or ``[min, max]`` (two ints, 0 <= min <=
+    max <= ``MAX_BOT_DELAY_MS``); ValueError saying what is wrong."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        pair: list[object] = [value, value]
+    elif isinstance(value, list | tuple):
+        pair = list(value)
+    else:
+        raise ValueError(f"a number of ms or [min, max], got {value!r}")
+    if len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
+        raise ValueError(f"two whole numbers of ms [min, max], got {value!r}")
+    lo, hi = pair
+    assert isinstance(lo, int) and isinstance(hi, int)
+    if not 0 <= lo <= hi <= MAX_BOT_DELAY_MS:
+        raise ValueError(f"0 <= min <= max <= {MAX_BOT_DELAY_MS} ms, got [{lo}, {hi}]")
+    return lo, hi
 
 
 class _Strict(BaseModel):
@@ -266,6 +293,17 @@ class CreateRoom(_Strict):
     turn_seconds: int = Field(
         15, ge=0, le=MAX_TURN_SECONDS, description="time per decision; 0 = no limit"
     )
+    bot_delay_ms: int | list[int] | None = Field(
+        None,
+        description="bot pace: each bot and 托管 decision waits a random time in [min, max] "
+        f"ms (N means [N, N]; 0 <= min <= max <= {MAX_BOT_DELAY_MS}); default the server's "
+        "(`majiang serve --bot-delay-ms`, normally [800, 1500])",
+    )
+
+    @field_validator("bot_delay_ms", mode="before")
+    @classmethod
+    def _pace(cls, value: object) -> object:
+        return None if value is None else list(bot_delay(value))
 
 
 class RoomCreated(_Strict):
@@ -302,7 +340,10 @@ class SeatState(_Strict):
     name: str | None
     bot: str | None = Field(description="the bot's name, or null for a human or a free seat")
     connected: bool = Field(description="a human's WebSocket is open")
-    ready: bool = Field(description="ready for the next hand (bots and 托管 seats always are)")
+    ready: bool = Field(
+        description="ready for the next hand (bots always are; a 托管 seat after the room's "
+        "bot pace)"
+    )
     auto: bool = Field(description="托管: the server's bot plays for this human")
 
 
@@ -326,6 +367,10 @@ class RoomState(_Strict):
     options: dict[str, OptionValue] = Field(description="every option, resolved")
     hands: int
     turn_seconds: int
+    bot_delay_ms: list[int] = Field(
+        description="the room's bot pace [min, max] ms: how long each bot and 托管 decision "
+        "waits (a random time in the range)"
+    )
     status: Literal["waiting", "playing", "finished", "dissolved"]
     hand_index: int = Field(
         description="0-based index of the hand in play, or of the next hand between hands"
@@ -333,6 +378,14 @@ class RoomState(_Strict):
     totals: list[int]
     seats: list[SeatState]
     dissolve: DissolveVote | None = Field(description="the dissolve vote open now, if any")
+
+
+class BotName(_Strict):
+    """One bot of `GET /api/bots/names`: its id (what a room names) and display names."""
+
+    id: str = Field(description="the bot's id, as `bots` and `PUT .../seats/{seat}` take it")
+    zh: str = Field(description="its display name in Chinese, e.g. 普通")
+    en: str = Field(description="its display name in English, e.g. normal")
 
 
 class MatchInfo(_Strict):
@@ -343,6 +396,8 @@ class MatchInfo(_Strict):
     finished_at: datetime
     names: list[str]
     totals: list[int]
+    bots: list[str | None]
+    """Each seat's bot id (None for a person), so a page names bot seats by level."""
 
 
 class WaitsRequest(_Strict):

@@ -45,6 +45,7 @@ __all__ = [
     "EventLike",
     "Finished",
     "Outcome",
+    "Pause",
     "Room",
     "RoomConfig",
     "RoomError",
@@ -93,6 +94,8 @@ class RoomConfig(Protocol):
     def turn_seconds(self) -> int: ...
     @property
     def seed(self) -> int: ...
+    @property
+    def bot_delay_ms(self) -> tuple[int, int] | None: ...
 
 
 class SeatLike(Protocol):
@@ -151,6 +154,17 @@ class BotAsk:
     at: int
 
 
+@dataclass(eq=False, slots=True)
+class Pause:
+    """A bot or 托管 decision the room holds back ``ms`` (its bot pace) before making it:
+    the caller hands it back to ``Room.wake`` then, which goes on only while the room is
+    still where it paused (``at``: its ``log_seq`` then)."""
+
+    seat: int
+    at: int
+    ms: int
+
+
 @dataclass(slots=True)
 class Outcome:
     """What a live call did: log entries to store first, then messages to deliver."""
@@ -163,6 +177,9 @@ class Outcome:
     ask: BotAsk | None = None
     """A bot decision the caller is to have made off the room's call (``Room.offload``)
     and hand back to ``Room.answer``; None when the room waits for no such bot."""
+    pause: Pause | None = None
+    """A bot or 托管 decision held back for the room's bot pace: the caller wakes the room
+    (``Room.wake``) ``pause.ms`` later; None when no new one began."""
 
 
 @dataclass(slots=True)
@@ -352,6 +369,9 @@ class Room:
         self.hands = config.hands
         self.turn_seconds = config.turn_seconds
         self.seed = config.seed
+        self.bot_delay = config.bot_delay_ms or (0, 0)
+        """The bot pace (ms): each bot and 托管 decision is held back a random time in it."""
+        self._pace_rng = random.Random()
         self.clock = clock
         self.status = "waiting"
         self.seats: list[_Seat | None] = [None] * 4
@@ -378,6 +398,9 @@ class Room:
         """Bots whose decisions the room does not make itself: it stops and hands them to
         its caller as ``Outcome.ask`` (the server runs them off its event loop)."""
         self._asking: BotAsk | None = None
+        self._pause: Pause | None = None
+        self._woken = -1
+        """The ``log_seq`` whose held-back decision has waited its pace."""
 
     # -- building and restoring ----------------------------------------------------------------
     @classmethod
@@ -438,8 +461,23 @@ class Room:
         return vote
 
     def _ready(self, s: int) -> bool:
+        """Is seat ``s`` ready for the next hand? A bot always; a 托管 seat once it said so
+        after the room's pace (at once in an unpaced room); a human once it said so."""
         seat = self.seats[s]
-        return seat is not None and (seat.bot is not None or seat.auto or seat.ready)
+        if seat is None:
+            return False
+        return seat.bot is not None or seat.ready or (seat.auto and not self.paced())
+
+    def paced(self) -> bool:
+        """Are bot and 托管 decisions held back (a bot pace above 0)?"""
+        return self.bot_delay[1] > 0
+
+    def paused(self) -> Pause | None:
+        """The decision held back now for the bot pace, if the room still waits on it."""
+        p = self._pause
+        if p is None or p.at != self.log_seq or self.status in CLOSED:
+            return None
+        return p
 
     def public_state(self) -> dict[str, JSON]:
         """``GET /api/rooms/{room}``: the public room state (RoomState)."""
@@ -461,6 +499,7 @@ class Room:
             "options": dict(self.options),
             "hands": self.hands,
             "turn_seconds": self.turn_seconds,
+            "bot_delay_ms": [self.bot_delay[0], self.bot_delay[1]],
             "status": self.status,
             "hand_index": self.hand_index(),
             "totals": _json_ints(self.totals()),
@@ -699,7 +738,11 @@ class Room:
             st = self.state
             if st is None:
                 if not all(self._ready(s) for s in range(4)):
-                    break
+                    auto = self._auto_unready()
+                    if auto is None or not self._waited(auto, out):
+                        break
+                    self._record("ready", {"seat": auto}, out)
+                    continue
                 if self.status == "waiting":
                     self._record("start", {}, out)
                 self._record("hand_start", {"hand": self.hand_index()}, out)
@@ -716,6 +759,8 @@ class Room:
             if due is None:
                 break
             s, name = due
+            if not self._waited(s, out):
+                break  # held back for the pace: ``wake`` goes on
             obs = self._observe(s)
             if name in self.offload:
                 asking = self._asking
@@ -727,6 +772,37 @@ class Room:
             action = self._bot(s, name).act(obs, obs.legal)
             self._record("action", {"hand": self.hand_index(), "action": action.to_json()}, out)
         self._refresh_pending(hand_events=False)
+
+    def _auto_unready(self) -> int | None:
+        """Between hands: the first 托管 seat not yet ready (it says so after the pace)."""
+        for s, seat in enumerate(self.seats):
+            if seat is not None and seat.bot is None and seat.auto and not seat.ready:
+                return s
+        return None
+
+    def _waited(self, s: int, out: _Out) -> bool:
+        """Has seat ``s``'s decision due now waited the room's bot pace? If not, it is held
+        back: a new ``Pause`` for the caller (one per decision point)."""
+        lo, hi = self.bot_delay
+        if hi <= 0 or self._woken == self.log_seq:
+            return True
+        p = self._pause
+        if p is None or p.at != self.log_seq or p.seat != s:
+            ms = self._pace_rng.randint(lo, hi)
+            p = self._pause = out.outcome.pause = Pause(s, self.log_seq, ms)
+        return False
+
+    def wake(self, pause: Pause) -> Outcome | None:
+        """A held-back decision has waited its pace: make it and go on as ``_drive`` does.
+        None, and nothing changed, if the room has moved since (a human's message, a
+        timeout, a cancelled 托管, a dissolve): that decision point is gone."""
+        if pause is not self.paused():
+            return None
+        self._pause = None
+        self._woken = pause.at
+        out = _Out()
+        self._drive(out)
+        return out.outcome
 
     def answer(self, ask: BotAsk, action: Action, bot: Bot) -> Outcome | None:
         """Apply an offloaded decision: ``action`` chosen by ``bot`` (the asked bot as it is
@@ -875,7 +951,7 @@ class Room:
 
     def _dissolve_entry(self, data: dict[str, JSON], out: _Out) -> None:
         """A seat's dissolve vote: with a ``deadline`` it opens a vote (the seat asks), else
-        it answers the open one; a vote left with no yes in it is over."""
+        it answers the open one; one refusal ends the vote (PROTOCOL.md: the room plays on)."""
         s = _int(data["seat"])
         yes = bool(data["vote"])
         vote = self._dissolve
@@ -885,7 +961,7 @@ class Room:
             when = deadline if isinstance(deadline, int) else self.clock() + DISSOLVE_SECONDS * 1000
             vote = self._dissolve = _Dissolve(s, when)
         vote.votes[s] = yes
-        if not any(vote.votes.values()):
+        if not yes:
             self._dissolve = None
         self._event(
             {"type": "dissolve", "seat": s, "vote": yes, "request": self._dissolve_json()}, out

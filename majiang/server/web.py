@@ -1,6 +1,7 @@
 """The browser game's part of ``majiang serve``: its static files at ``/`` (no build step:
 plain ES modules and one CSS file under ``static/``) and the HTTP calls it needs beyond
-PROTOCOL.md's (docs/web.md): bot names, 听牌提示 waits, explained settlements and replays.
+PROTOCOL.md's (docs/web.md): bots and their display names, 听牌提示 waits, explained
+settlements and replays.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 
-from majiang.bots import BOTS
+from majiang.bots import BOTS, bot_label
 from majiang.errors import MajiangError
 from majiang.rules import VARIANTS
 from majiang.server.explain import replay_frames, settlements, waits_hint
 from majiang.server.models import (
     MAX_HANDS,
+    BotName,
     Replay,
     ReservedRequest,
     Settlement,
@@ -105,6 +107,12 @@ def mount_web(app: FastAPI, hub: Rooms) -> None:
     async def bots() -> list[str]:
         """The bot names a room's seat may be filled with."""
         return list(BOTS)
+
+    @app.get("/api/bots/names", response_model=list[BotName])
+    async def bot_display_names() -> list[BotName]:
+        """Each bot a seat may be given, with its display names (Chinese, English): what
+        the page shows for a bot seat instead of its id (东家·机器人(普通))."""
+        return [BotName(id=b, zh=bot_label(b)[0], en=bot_label(b)[1]) for b in BOTS]
 
     @app.post("/api/waits", response_model=list[WaitsHint])
     async def waits(body: WaitsRequest) -> list[JSON]:

@@ -73,6 +73,7 @@ rooms = Table(
     Column("creator_addr", String(255), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    Column("bot_delay_ms", JSON, nullable=True),
 )
 Index(
     "ux_rooms_open_number",

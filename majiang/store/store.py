@@ -104,6 +104,8 @@ class RoomRow:
     creator_addr: str
     created_at: datetime
     finished_at: datetime | None
+    bot_delay_ms: tuple[int, int] | None = None
+    """The room's bot pace [min, max] ms (revision 0003; None: a room from before, unpaced)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,8 @@ class MatchSummary:
     finished_at: datetime
     names: list[str]
     totals: list[int]
+    bots: list[str | None]
+    """Each seat's bot id, None for a person: a page names bot seats by level, not by id."""
 
 
 def default_url() -> str:
@@ -215,7 +219,15 @@ def _room_row(row: Row[tuple[object, ...]]) -> RoomRow:
         creator_addr=cast(str, m["creator_addr"]),
         created_at=cast(datetime, m["created_at"]),
         finished_at=cast(datetime | None, m["finished_at"]),
+        bot_delay_ms=_pace(m["bot_delay_ms"]),
     )
+
+
+def _pace(value: object) -> tuple[int, int] | None:
+    """A stored bot pace: two ints, else None (unpaced)."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return value[0], value[1]
+    return None
 
 
 class Store:
@@ -362,6 +374,7 @@ class Store:
         creator_addr: str,
         seats: Sequence[SeatRow],
         owner: str | None = None,
+        bot_delay_ms: tuple[int, int] | None = None,
     ) -> RoomRow:
         """Insert a waiting room and its seats; RoomNumberTaken if an unfinished room has
         ``number`` (also when another process wins the race for it). With ``owner`` (a
@@ -380,6 +393,7 @@ class Store:
             "creator_addr": creator_addr,
             "created_at": created_at,
             "finished_at": None,
+            "bot_delay_ms": list(bot_delay_ms) if bot_delay_ms is not None else None,
         }
         with self._write(f"creating room {number}") as connection:
             try:
@@ -414,6 +428,7 @@ class Store:
             creator_addr=creator_addr,
             created_at=created_at,
             finished_at=None,
+            bot_delay_ms=bot_delay_ms,
         )
 
     def set_seat(self, room_id: int, seat: SeatRow, lease: Lease | None = None) -> None:
@@ -863,6 +878,7 @@ class Store:
             return []
         query = (
             select(
+                room_table.c.id,
                 room_table.c.number,
                 room_table.c.variant,
                 record_table.c.finished_at,
@@ -874,6 +890,14 @@ class Store:
             .limit(limit)
         )
         with self._read() as connection:
+            rows = list(connection.execute(query))
+            bots: dict[int, list[str | None]] = {row.id: [None] * 4 for row in rows}
+            seat_query = select(seat_table.c.room_id, seat_table.c.seat, seat_table.c.bot).where(
+                seat_table.c.room_id.in_(list(bots))
+            )
+            for seat in connection.execute(seat_query):
+                if 0 <= seat.seat < 4:
+                    bots[seat.room_id][seat.seat] = seat.bot
             return [
                 MatchSummary(
                     room=row.number,
@@ -881,8 +905,9 @@ class Store:
                     finished_at=row.finished_at,
                     names=list(row.names),
                     totals=list(row.totals),
+                    bots=bots[row.id],
                 )
-                for row in connection.execute(query)
+                for row in rows
             ]
 
     def open_rooms_by(self, creator_addr: str) -> int:

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { botName, choiceName, ERRORS, errorText, fillNote, itemNote, optionText } from "../../majiang/server/static/words.js";
+import { choiceName, ERRORS, errorText, fillNote, itemNote, optionText } from "../../majiang/server/static/words.js";
 
 const FIRST = {
   id: "first_dealer",
@@ -67,13 +67,6 @@ test("notes name seats and tiles by what the page passes, in the page's language
   assert.equal(fillNote("no marks {x} S1", seat, tile), "no marks {x} S1");
 });
 
-test("bots by level, never by id", () => {
-  assert.equal(botName("greedy", "zh"), "机器人（普通）");
-  assert.equal(botName("search", "en"), "Bot (Hard)");
-  assert.equal(botName("search:8", "zh"), "机器人（困难）");
-  assert.equal(botName("mystery", "en"), "Bot");
-  assert.doesNotMatch(botName("greedy+", "zh"), /[A-Za-z]/);
-});
 
 test("every error code has a sentence in each language; the detail only on the English page", () => {
   for (const [code, [zh, en]] of Object.entries(ERRORS)) {

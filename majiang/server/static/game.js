@@ -2,7 +2,8 @@
 // the screens of a room: join, waiting room, table, settlement, final results.
 
 import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } from "./api.js";
-import { botLabel, errorSentence, getLang, optionList, pick, pickField, t, tileName, variantName } from "./i18n.js";
+import { botLevel, botNameMap, botSeatName, windDealer } from "./botnames.js";
+import { errorSentence, getLang, optionList, pick, pickField, t, tileName, variantName } from "./i18n.js";
 import { discardWhy, missedOffers, reasonText } from "./reasons.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
@@ -61,6 +62,8 @@ export class Game {
     this.inert = false; // an action was sent: nothing more until the next `legal` arrives
     this.sentAt = 0; // when the last action was sent (Date.now())
     this.botChoice = {}; // seat -> the bot chosen in its select (kept across redraws)
+    this.botNames = botNameMap([]); // bot id -> {zh, en} (GET /api/bots/names)
+    this.dealer = null; // the dealer of the hand in play or just ended: bot seats' winds
     app.onclick = (e) => this.click(e);
     app.onchange = (e) => {
       const select = e.target.closest("select[data-bot-for]");
@@ -81,6 +84,12 @@ export class Game {
     }
     this.room = state;
     this.info = await variantInfo(state.variant);
+    api("/api/bots/names")
+      .then((list) => {
+        this.botNames = botNameMap(list);
+        this.render();
+      })
+      .catch(() => {}); // bot seats are named by wind alone meanwhile
     showRulesButton(this.info, state.options, () => (this.seat != null && this.view ? this.restrictionItems() : null));
     if (this.held) {
       this.connect();
@@ -268,6 +277,7 @@ export class Game {
     if (fresh) this.restrictions = msg.restrictions || []; // an echo of an own decision tells none
     if (ev.type === "hand_start") {
       this.view = ev.view;
+      this.dealer = ev.dealer;
       this.handEnd = null;
       this.lastDiscard = null;
       this.selected = null;
@@ -285,7 +295,7 @@ export class Game {
     }
     if (ev.type === "auto") {
       this.room.seats[ev.seat].auto = ev.on;
-      if (ev.on && !this.view) this.room.seats[ev.seat].ready = true;
+      if (ev.on && !this.view && !this.paced()) this.room.seats[ev.seat].ready = true;
       this.addLog(t(ev.on ? "ev_auto_on" : "ev_auto_off", { who: esc(this.who(ev.seat)) }));
       return;
     }
@@ -295,9 +305,9 @@ export class Game {
       this.room.dissolve = ev.request ?? null;
       let line = "ev_dissolve_yes";
       if (!before && ev.vote) line = "ev_dissolve";
-      else if (!ev.vote) line = had ? "ev_dissolve_off" : "ev_dissolve_no";
+      else if (!ev.vote) line = had ? "ev_dissolve_off" : "ev_dissolve_refused";
       this.addLog(t(line, { who: esc(this.who(ev.seat)) }));
-      if (before && !this.room.dissolve) this.addLog(t("ev_dissolve_over"));
+      if (before && !this.room.dissolve && line !== "ev_dissolve_refused") this.addLog(t("ev_dissolve_over"));
       return;
     }
     if (!fresh) {
@@ -380,6 +390,7 @@ export class Game {
 
   onHandEnd(msg) {
     this.handEnd = msg;
+    this.dealer = msg.result.dealer ?? this.dealer;
     this.view = null;
     this.legal = [];
     this.newLegal();
@@ -387,7 +398,7 @@ export class Game {
     this.deadline = msg.deadline;
     this.room.totals = msg.totals;
     this.room.hand_index = msg.result.index + 1;
-    for (const s of this.room.seats) s.ready = Boolean(s.bot || s.auto);
+    for (const s of this.room.seats) s.ready = Boolean(s.bot || (s.auto && !this.paced()));
     this.loadSettlements();
   }
 
@@ -416,9 +427,26 @@ export class Game {
     return name || t("seat_n", { n: seat });
   }
 
-  /** The seats' names as shown (shared names numbered). */
+  /** The seats' names as shown (shared names numbered); a bot seat by its wind in the
+   * hand and its level (东家·机器人(普通)), never its id. */
   names() {
-    return uniqueNames(this.room.seats.map((s) => s.name));
+    const dealer = windDealer(this.view ? this.view.dealer : this.dealer, this.room.options);
+    return uniqueNames(this.room.seats.map((s) => (s.bot ? botSeatName(s.seat, dealer, s.bot, this.botNames, t, getLang()) : s.name)));
+  }
+
+  /** Does the room hold back bot and 托管 decisions (its bot_delay_ms)? A 托管 seat is
+   * then ready between hands only once the server says so. */
+  paced() {
+    const pace = this.room && this.room.bot_delay_ms;
+    return Boolean(pace && pace[1] > 0);
+  }
+
+  /** On this seat's own screen while it is on 托管: 托管中 and a large 取消托管. */
+  autoHtml() {
+    const me = this.seat != null && this.room ? this.room.seats[this.seat] : null;
+    if (!me || !me.auto || ["finished", "dissolved"].includes(this.room.status)) return "";
+    return `<div class="auto-overlay" role="status"><div><b>${esc(t("auto_banner"))}</b> <span>${esc(t("auto_banner_why"))}</span></div>` +
+      `<button type="button" class="primary auto-cancel" data-act="auto">${esc(t("auto_on"))}</button></div>`;
   }
 
   /** The restrictions in force for this seat now, as the rules panel and the table show
@@ -753,7 +781,7 @@ export class Game {
     const badges = [];
     if (s.seat === 0 && s.name) badges.push(`<b class="badge">${esc(t("owner"))}</b>`);
     if (me) badges.push(`<b class="badge you">${esc(t("you"))}</b>`);
-    if (s.bot) badges.push(`<b class="badge bot">${esc(botLabel(s.bot))}</b>`);
+    if (s.bot) badges.push(`<b class="badge bot">${esc(t("bot"))}</b>`);
     if (s.auto) badges.push(`<b class="badge auto">${esc(t("auto_mark"))}</b>`);
     if (s.name && !s.bot) badges.push(`<b class="badge ${s.connected ? "on" : "off"}">${esc(t(s.connected ? "online" : "offline"))}</b>`);
     const vote = this.dissolveVote();
@@ -767,7 +795,7 @@ export class Game {
       if (s.name == null) {
         const chosen = this.botChoice[s.seat] || "greedy";
         const options = (this.bots || ["greedy"])
-          .map((b) => `<option value="${esc(b)}"${b === chosen ? " selected" : ""}>${esc(botLabel(b))}</option>`)
+          .map((b) => `<option value="${esc(b)}"${b === chosen ? " selected" : ""}>${esc(botLevel(b, this.botNames, t, getLang()))}</option>`)
           .join("");
         tools = `<select data-bot-for="${s.seat}" aria-label="${esc(t("add_bot"))}">${options}</select>` +
           `<button type="button" data-act="add-bot" data-seat="${s.seat}">${esc(t("add_bot"))}</button>`;
@@ -949,9 +977,8 @@ export class Game {
       (this.legal.length && this.deadline ? `<div class="clock">${countdownHtml(this.deadline, "big")}</div>` : "") +
       (this.view.phase !== "turn" && this.view.window_tile ? `<div class="window">${tileSvg(this.view.window_tile, { wild: this.view.window_tile === this.view.wild })}</div>` : "");
     const me = this.seat != null ? this.room.seats[this.seat] : null;
-    const tools = (me
-      ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>`
-      : "") + this.dissolveButton() +
+    const tools = (me && !me.auto ? `<button type="button" data-act="auto">${esc(t("auto"))}</button>` : "") +
+      this.dissolveButton() +
       (this.canEscape() ? `<button type="button" data-act="escape" class="quiet danger">${esc(t("escape_btn"))}</button>` : "");
     const log = `<details class="log" open><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
     const why = this.seat != null ? this.restrictionItems() : [];
@@ -960,7 +987,7 @@ export class Game {
       : "";
     return tableHtml(model, center) +
       `<div class="actions">${this.actionButtons()}</div>${this.missedHtml()}${whyHtml}${this.hintHtml(model)}` +
-      `<div class="row tools">${tools}</div>${log}`;
+      `<div class="row tools">${tools}</div>${log}${this.autoHtml()}`;
   }
 
   betweenScreen() {
@@ -976,7 +1003,7 @@ export class Game {
           (this.deadline ? ` <span class="muted">${esc(t("ready_in"))}</span>${countdownHtml(this.deadline)}` : "");
     }
     const seatsState = `<ul class="seats compact">${this.room.seats.map((s) => this.seatRow(s)).join("")}</ul>`;
-    return `<div class="card settle">${settlementHtml(this.settleContext(), explained, fallback)}<div class="row">${ready}${this.dissolveButton()}</div>${seatsState}</div>`;
+    return `<div class="card settle">${settlementHtml(this.settleContext(), explained, fallback)}<div class="row">${ready}${this.dissolveButton()}</div>${seatsState}</div>${this.autoHtml()}`;
   }
 
   settleContext() {

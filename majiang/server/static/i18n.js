@@ -2,7 +2,7 @@
 // names are not here: they come from the variant declarations (GET /api/variants), through
 // words.js, whose pure helpers these wrap with the page's language.
 
-import { botName, choiceName, errorText, fillNote, itemNote, optionText } from "./words.js";
+import { choiceName, errorText, fillNote, itemNote, optionText } from "./words.js";
 
 const STRINGS = {
   app: ["麻将", "Mahjong"],
@@ -24,6 +24,10 @@ const STRINGS = {
   human: ["真人", "Human"],
   bot_named: ["机器人 {bot}", "Bot {bot}"],
   bot_level: ["机器人 {level}（{bot}）", "Bot {level} ({bot})"],
+  bot_level_name: ["机器人({level})", "Bot ({level})"],
+  bot_plain: ["机器人", "Bot"],
+  bot_seat: ["{wind}·{bot}", "{wind} · {bot}"],
+  seat_winds: ["东家,南家,西家,北家", "East,South,West,North"],
   level_easy: ["简单", "Easy"],
   level_normal: ["普通", "Normal"],
   level_hard: ["困难", "Hard"],
@@ -61,7 +65,7 @@ const STRINGS = {
   dissolve_cancel: ["撤回同意", "Withdraw my yes"],
   dissolve_agree: ["同意解散", "Agree to dissolve"],
   dissolve_refuse: ["拒绝解散", "Refuse"],
-  dissolve_asked: ["{who} 申请解散房间，所有真人同意即解散", "{who} asks to dissolve the room; it closes when every human agrees"],
+  dissolve_asked: ["{who} 申请解散房间，所有真人同意即解散，一人拒绝即继续对局", "{who} asks to dissolve the room; it closes when every human agrees, and one refusal ends the vote"],
   dissolve_yes: ["同意：{names}", "Agreed: {names}"],
   dissolve_no: ["拒绝：{names}", "Refused: {names}"],
   dissolve_open: ["未表态：{names}", "Not answered: {names}"],
@@ -90,6 +94,8 @@ const STRINGS = {
   auto: ["托管", "Auto-play"],
   auto_on: ["取消托管", "Stop auto-play"],
   auto_mark: ["托管中", "auto"],
+  auto_banner: ["托管中", "Auto-play on"],
+  auto_banner_why: ["机器人正按本桌节奏替你出牌，随时可以收回", "A bot is playing for you at the table's pace; take your seat back at any time"],
   hu: ["胡", "Win"],
   kong: ["杠", "Kong"],
   peng: ["碰", "Peng"],
@@ -151,6 +157,7 @@ const STRINGS = {
   ev_dissolve_no: ["{who} 拒绝解散", "{who} refuses to dissolve"],
   ev_dissolve_off: ["{who} 撤回同意", "{who} withdraws the yes"],
   ev_dissolve_over: ["解散投票结束，继续对局", "The dissolve vote is over; play goes on"],
+  ev_dissolve_refused: ["{who} 拒绝解散，投票结束，继续对局", "{who} refuses: the dissolve vote is over and play goes on"],
   // settlement
   settlement: ["第 {n} 局结算", "Hand {n} settlement"],
   final: ["总结算", "Final results"],
@@ -302,10 +309,6 @@ export function marksFilled(text, seatName) {
   return fillNote(text, seatName, tileName);
 }
 
-/** A bot's name in the page's language (its level, never its id). */
-export function botLabel(bot) {
-  return botName(bot, lang);
-}
 
 /** A refusal (an error code and the server's detail) as a sentence in the page's language. */
 export function errorSentence(code, message) {

@@ -2,7 +2,8 @@
 // 局数, bot seats, turn timer), join one by number, recent matches.
 
 import { api, dropSeat, heldRooms, keepName, keepSeat, lastName, variants } from "./api.js";
-import { botLabel, getLang, optionLabel, optionValueName, pick, pickField, t, variantName } from "./i18n.js";
+import { botLevel, botNameMap } from "./botnames.js";
+import { getLang, optionLabel, optionValueName, pick, pickField, t, variantName } from "./i18n.js";
 import { esc } from "./table.js";
 import { setWhere, showRulesButton, toast } from "./ui.js";
 
@@ -68,6 +69,7 @@ export class Lobby {
     this.list = [];
     this.variant = localStorage.getItem("majiang.variant") || "guangdong";
     this.bots = ["greedy"];
+    this.botNames = botNameMap([]); // bot id -> {zh, en} (GET /api/bots/names)
     this.matches = [];
   }
 
@@ -75,11 +77,14 @@ export class Lobby {
     setWhere("");
     showRulesButton(null);
     try {
-      [this.list, this.bots, this.matches] = await Promise.all([
+      let names;
+      [this.list, this.bots, this.matches, names] = await Promise.all([
         variants(),
         api("/api/bots"),
         api("/api/matches?limit=10"),
+        api("/api/bots/names"),
       ]);
+      this.botNames = botNameMap(names);
     } catch (err) {
       this.app.innerHTML = `<div class="card"><p>${esc(t("error", { m: err.message }))}</p></div>`;
       return;
@@ -116,7 +121,7 @@ export class Lobby {
     const seatRows = [1, 2, 3]
       .map((s) => {
         const choices = [`<option value="">${esc(t("human"))}</option>`]
-          .concat(this.bots.map((b) => `<option value="${esc(b)}"${DEFAULT_BOTS[s] === b ? " selected" : ""}>${esc(botLabel(b))}</option>`))
+          .concat(this.bots.map((b) => `<option value="${esc(b)}"${DEFAULT_BOTS[s] === b ? " selected" : ""}>${esc(botLevel(b, this.botNames, t, getLang()))}</option>`))
           .join("");
         return `<div class="field"><label for="seat-${s}">${esc(t("seat_n", { n: s }))}</label><select id="seat-${s}" data-seat="${s}">${choices}</select></div>`;
       })
@@ -125,7 +130,7 @@ export class Lobby {
       ? `<ul class="recent">${this.matches.map((m) => {
           const v = this.list.find((x) => x.id === m.variant);
           const when = new Date(m.finished_at).toLocaleString(getLang() === "zh" ? "zh-CN" : "en");
-          const scores = m.names.map((n, i) => `${esc(n)} ${m.totals[i] > 0 ? "+" : ""}${m.totals[i]}`).join(" · ");
+          const scores = m.names.map((n, i) => `${esc(m.bots && m.bots[i] ? botLevel(m.bots[i], this.botNames, t, getLang()) : n)} ${m.totals[i] > 0 ? "+" : ""}${m.totals[i]}`).join(" · ");
           return `<li><a href="/replay/${esc(m.room)}">${esc(t("replay"))} ${esc(m.room)}</a> <span class="muted">${esc(v ? variantName(v) : m.variant)} · ${esc(when)}</span><br><small>${scores}</small></li>`;
         }).join("")}</ul>`
       : `<p class="muted">${esc(t("no_recent"))}</p>`;

@@ -2,7 +2,8 @@
 // through frame by frame with every hand face up and each hand's settlement.
 
 import { api, variantInfo } from "./api.js";
-import { t, variantName } from "./i18n.js";
+import { botNameMap, botSeatName } from "./botnames.js";
+import { getLang, t, variantName } from "./i18n.js";
 import { settlementHtml } from "./settle.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { parseTiles, tileSvg } from "./tiles.js";
@@ -65,15 +66,21 @@ export class Replay {
   async load(data) {
     this.data = data;
     this.info = await variantInfo(data.variant);
+    this.botNames = botNameMap(await api("/api/bots/names").catch(() => []));
     showRulesButton(this.info, data.options);
     this.hand = 0;
     this.step = 0;
     this.draw();
   }
 
+  /** The players' names; a bot seat (the server names it by its bot id) by its wind in the
+   * hand shown and its level, never the id. */
   names() {
     const players = this.data.players || [];
-    return uniqueNames([0, 1, 2, 3].map((i) => players[i] || t("seat_n", { n: i })));
+    const hand = this.data.hands[this.hand];
+    const dealer = hand ? hand.dealer : 0;
+    const named = (i) => (this.botNames && this.botNames[players[i]] ? botSeatName(i, dealer, players[i], this.botNames, t, getLang()) : players[i]);
+    return uniqueNames([0, 1, 2, 3].map((i) => named(i) || t("seat_n", { n: i })));
   }
 
   key(e) {

@@ -64,23 +64,6 @@ export function itemNote(item, lang) {
   return item.note || "";
 }
 
-const LEVELS = {
-  random: ["简单", "Easy"],
-  greedy: ["普通", "Normal"],
-  "greedy+": ["进阶", "Advanced"],
-  search: ["困难", "Hard"],
-  rl: ["训练型", "Trained"],
-};
-
-/** A bot in words: 机器人（普通） / Bot (Normal), never its id. */
-export function botName(bot, lang) {
-  const name = String(bot || "");
-  const base = name.split(":")[0];
-  const level = LEVELS[base] || LEVELS[name];
-  if (!level) return lang === "zh" ? "机器人" : "Bot";
-  return lang === "zh" ? `机器人（${level[0]}）` : `Bot (${level[1]})`;
-}
-
 /** The sentence of every error code the server sends (docs/protocol.md, errors), [zh, en]. */
 export const ERRORS = {
   // HTTP
