@@ -204,6 +204,9 @@ const STRINGS = {
   net_error: ["连不上服务器", "Cannot reach the server"],
   bad_file: ["文件不是对局记录：{m}", "Not a record file: {m}"],
   room_number_bad: ["房间号是 6 位数字", "A room number has 6 digits"],
+  // table
+  sound_on: ["声音：开", "Sound: on"],
+  sound_off: ["声音：关", "Sound: off"],
 };
 
 const TILE_NUM = "一二三四五六七八九";
