@@ -1,0 +1,384 @@
+"""The table as players expect it (issue 34, docs/web.md "The table"), in Debian's Chromium
+against a real `majiang serve`: at a phone in portrait (360×740), a phone in landscape
+(740×360) and a desktop (1366×768), one human plays a full hand against three bots by taps,
+and at every turn of it the page is measured: the seats sit bottom / right / top / left
+around the compass, which lights the seat to act; every button and every tile of the own
+hand is a 44×44 px touch target; discards are at least 24 px wide on the 360 px phone;
+nothing scrolls sideways; the claim bar moves nothing when it appears; the last discard is
+marked. Short animations mark what is new and prefers-reduced-motion turns them off;
+sounds are off by default and made by the page when turned on. Every test fails on a
+console error."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from test_server import TIMEOUT, Server, serve_sqlite
+from webkit import Player, launch, no_raw_json, no_sideways_scroll, watched_page
+
+from majiang.rules import VARIANTS
+
+PORTRAIT = {"width": 360, "height": 740}
+LANDSCAPE = {"width": 740, "height": 360}
+DESKTOP = {"width": 1366, "height": 768}
+VIEWPORTS = {"portrait": PORTRAIT, "landscape": LANDSCAPE, "desktop": DESKTOP}
+
+SOUND_COUNTER = """
+(() => {
+  window.__tones = 0;
+  const Ctx = window.AudioContext;
+  if (!Ctx) return;
+  const make = Ctx.prototype.createOscillator;
+  Ctx.prototype.createOscillator = function () {
+    window.__tones += 1;
+    return make.call(this);
+  };
+})();
+"""
+"""Counts the tones the page makes (Web Audio oscillators), installed before its scripts."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from serve_sqlite(tmp_path_factory, "webtable")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = launch(pw)
+        yield b
+        b.close()
+
+
+def seat_me(server: Server, context: BrowserContext, variant: str, hands: int = 1) -> str:
+    """A room of `variant` with three greedy bots made over HTTP, its seat 0 held by this
+    browser context (as the lobby keeps it); the room number."""
+    made = httpx.post(
+        f"{server.http}/api/rooms",
+        json={
+            "variant": variant,
+            "hands": hands,
+            "turn_seconds": 90,
+            "name": "Ann",
+            "bots": {"1": "greedy", "2": "greedy", "3": "greedy"},
+        },
+        timeout=TIMEOUT,
+    ).json()
+    held = json.dumps({"seat": 0, "token": made["token"], "name": "Ann"})
+    context.add_init_script(
+        f"localStorage.setItem({json.dumps('majiang.seat.' + made['room'])}, {json.dumps(held)})"
+    )
+    return str(made["room"])
+
+
+def open_table(page: Page, server: Server, room: str) -> None:
+    """Open the room, press ready and wait for the table."""
+    page.goto(f"{server.http}/?room={room}")
+    page.click("[data-act=ready]")
+    page.wait_for_selector(".table .compass")
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    """The bounding box of the first element matching `selector`."""
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not on screen"
+    return found
+
+
+def centre(b: dict[str, float]) -> tuple[float, float]:
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+class TableChecks:
+    """What is measured on the table at a moment when nothing moves (the seat's turn, a
+    claim bar shown); how often each was seen, so a test can say it was checked."""
+
+    def __init__(self, page: Page, viewport: dict[str, int]) -> None:
+        self.page = page
+        self.viewport = viewport
+        self.turns = 0
+        self.claims = 0
+        self.marked = 0
+
+    def placement(self) -> None:
+        """Own seat lowest, 对家 highest, 下家 right of the compass, 上家 left of it; each
+        river between its seat and the compass; every seat's wind on the compass where it
+        sits. (Read in one go, so no redraw falls between the measurements.)"""
+        got = self.page.evaluate(
+            """() => {
+                 const t = document.querySelector('.table');
+                 if (!t || !t.querySelector('.compass')) return null;
+                 const r = (sel) => { const e = t.querySelector(sel); const b = e.getBoundingClientRect();
+                   return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+                 const out = {bottom: Number(t.getAttribute('data-bottom')), seats: {}, boxes: {}, winds: {}};
+                 for (const p of ['me', 'right', 'top', 'left']) {
+                   out.seats[p] = Number(t.querySelector(`.seat.${p}`).getAttribute('data-seat'));
+                   out.boxes[p] = r(`.seat.${p}`);
+                   out.boxes['r-' + p] = r(`.river.r-${p}`);
+                   out.winds[p] = r(`.compass .w[data-seat='${out.seats[p]}']`);
+                 }
+                 out.boxes.compass = r('.compass');
+                 return out;
+               }"""
+        )
+        if got is None:
+            return
+        b, seats, bottom = got["boxes"], got["seats"], got["bottom"]
+        me, top, left, right = b["me"], b["top"], b["left"], b["right"]
+        cx, cy = centre(b["compass"])
+        assert seats == {"me": bottom, "right": (bottom + 1) % 4, "top": (bottom + 2) % 4, "left": (bottom + 3) % 4}
+        assert me["y"] > max(top["y"], left["y"], right["y"]), b
+        assert me["y"] >= cy, b
+        assert top["y"] <= min(me["y"], left["y"], right["y"]), b
+        assert top["y"] + top["height"] <= cy, b
+        assert centre(right)[0] > cx > centre(left)[0], b
+        assert b["r-top"]["y"] < cy < b["r-me"]["y"] + 1, b
+        assert b["r-left"]["x"] < cx < b["r-right"]["x"] + b["r-right"]["width"], b
+        winds = {p: centre(w) for p, w in got["winds"].items()}
+        assert winds["me"][1] > cy > winds["top"][1], winds
+        assert winds["left"][0] < cx < winds["right"][0], winds
+
+    def targets(self) -> None:
+        """Every visible button and every tappable tile of the own hand is at least 44×44
+        CSS px; nothing scrolls sideways."""
+        small = self.page.evaluate(
+            """() => [...document.querySelectorAll(
+                 'button, [data-act], .hand.own svg.tile[data-tile], summary')]
+               .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+               .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+               .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
+               .map(([h, r]) => `${h} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`)"""
+        )
+        assert not small, small
+        no_sideways_scroll(self.page)
+
+    def rivers(self) -> None:
+        """Discards lie in rows of at most six; on the 360 px phone each is at least 24 px
+        wide; at most one (the last discard) is marked, in the river of the seat the page
+        says discarded last."""
+        page = self.page
+        rows = page.evaluate(
+            "[...document.querySelectorAll('.river .rrow')].map(r => r.querySelectorAll('svg.tile').length)"
+        )
+        assert all(1 <= n <= 6 for n in rows), rows
+        widths = page.evaluate(
+            "[...document.querySelectorAll('.river svg.tile')].map(e => e.getBoundingClientRect().width)"
+        )
+        if self.viewport["width"] <= 360:
+            assert all(w >= 24 for w in widths), widths
+        marked = page.evaluate(
+            """() => [...document.querySelectorAll('.river svg.tile.last')]
+                 .map(e => [Number(e.closest('.river').getAttribute('data-seat')), window.majiang.lastDiscard])"""
+        )
+        assert len(marked) <= 1, marked
+        if marked:
+            river, last = marked[0]
+            assert river == last
+            self.marked += 1
+
+    def own_turn(self) -> None:
+        """At the seat's turn: the compass lights the own wind and counts down."""
+        page = self.page
+        mine = page.evaluate("window.majiang.seat")
+        lit = page.locator(".compass .w.lit")
+        assert lit.count() == 1 and lit.get_attribute("data-seat") == str(mine)
+        assert page.locator(".compass .countdown").count() == 1
+        self.placement()
+        self.targets()
+        self.rivers()
+        self.turns += 1
+
+    def claim_bar(self) -> None:
+        """A claim bar is up: 胡 first, 过 last; it floats (taking the bar away moves
+        nothing on the table)."""
+        page = self.page
+        labels = [x.strip() for x in page.locator(".actions button[data-act=action]").all_inner_texts()]
+        if not labels:
+            return
+        if any(x.startswith(("过", "Pass")) for x in labels):
+            assert labels[-1].startswith(("过", "Pass")), labels
+        if any(x.startswith(("胡", "Win")) for x in labels):
+            assert labels[0].startswith(("胡", "Win")), labels
+        moved = page.evaluate(
+            """() => {
+                 const pick = () => [...document.querySelectorAll('.seat, .river, .compass, .hand.own')]
+                   .map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(); });
+                 const bar = document.querySelector('.actions');
+                 const before = pick();
+                 const keep = bar.innerHTML;
+                 bar.innerHTML = '';
+                 const after = pick();
+                 bar.innerHTML = keep;
+                 return before.filter((b, i) => b !== after[i]);
+               }"""
+        )
+        assert not moved, moved
+        self.targets()
+        self.claims += 1
+
+
+class CheckedPlayer(Player):
+    """The tests' Player, measuring the table at each of its own turns and claim bars."""
+
+    def __init__(self, page: Page, seed: int, checks: TableChecks, phone: bool) -> None:
+        super().__init__(page, seed, phone=phone)
+        self.checks = checks
+
+    def step(self) -> bool:
+        page = self.page
+        try:
+            if self.buttons():
+                self.checks.claim_bar()
+            elif page.locator(".hand.own.turn svg.tile.h:not(.dim)").count() and not page.locator(".hand.own .sel").count():
+                self.checks.own_turn()
+            return super().step()
+        except AssertionError:
+            page.screenshot(path="/tmp/tbl/fail.png", full_page=True)
+            raise
+
+
+PLAYS = [(variant, view) for variant in VARIANTS for view in VIEWPORTS]
+
+
+@pytest.mark.parametrize(("variant", "view"), PLAYS, ids=[f"{v}-{w}" for v, w in PLAYS])
+def test_a_hand_at_the_table_on_every_screen(
+    browser: Browser, server: Server, variant: str, view: str
+) -> None:
+    """One human against three bots plays a full hand by taps, the table measured at each
+    of the seat's turns and claim bars, to the settlement."""
+    viewport = VIEWPORTS[view]
+    with watched_page(browser, viewport) as (page, context, _):
+        room = seat_me(server, context, variant)
+        open_table(page, server, room)
+        checks = TableChecks(page, viewport)
+        player = CheckedPlayer(page, seed=len(variant) + len(view), checks=checks, phone=viewport["width"] < 600)
+        checks.placement()
+        checks.targets()
+        player.play_hand()
+        assert player.discards > 0 and checks.turns > 0
+        assert checks.turns >= player.discards // 2
+        no_sideways_scroll(page)
+        no_raw_json(page)
+
+
+def test_the_compass_follows_the_seat_to_act(browser: Browser, server: Server) -> None:
+    """When it is not the viewer's decision the compass lights the seat whose turn it is
+    (the View's `current`) without a countdown (other seats' deadlines are not sent)."""
+    with watched_page(browser, PORTRAIT) as (page, context, _):
+        room = seat_me(server, context, "hongzhong")
+        open_table(page, server, room)
+        page.wait_for_selector(".hand.own.turn")
+        for seat in (1, 2, 3):
+            page.evaluate(
+                """s => { const g = window.majiang; g.legal = []; g.view.current = s;
+                         g.view.phase = 'turn'; g.draw(); }""",
+                seat,
+            )
+            lit = page.locator(".compass .w.lit")
+            assert lit.count() == 1 and lit.get_attribute("data-seat") == str(seat)
+            assert page.locator(f".seat[data-seat='{seat}'] .seat-head.turn").count() == 1
+            assert page.locator(".compass .countdown").count() == 0
+            assert page.inner_text(".compass .dial").strip() == str(page.evaluate("window.majiang.view.live"))
+        page.evaluate("() => { const g = window.majiang; g.view.phase = 'end'; g.draw(); }")
+        assert page.locator(".compass .w.lit").count() == 0
+
+
+def animation(page: Page, selector: str) -> dict[str, Any]:
+    """The animation an element runs (name and duration in ms)."""
+    return dict(
+        page.eval_on_selector(
+            selector,
+            """e => { const s = getComputedStyle(e);
+                      return {name: s.animationName, ms: parseFloat(s.animationDuration) * 1000}; }""",
+        )
+    )
+
+
+MARK_NEW = """() => {
+  const g = window.majiang;
+  const key = JSON.parse(JSON.stringify(g.motionKey));
+  const s = g.view.seats.findIndex((x) => x.discards.length > 0);
+  key.rivers[s] -= 1;
+  key.handSize -= 1;
+  g.lastDiscard = s;
+  g.motionKey = key;
+  g.draw();
+  return s;
+}"""
+"""Draw the table as if the last discard (of a seat that has one) and the own drawn tile
+had just come: what the page does when an event brings them."""
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_new_tiles_animate_briefly_unless_motion_is_reduced(
+    browser: Browser, server: Server, reduced: bool
+) -> None:
+    """The newest discard drops into its river and the drawn tile slides in, each in
+    150-300 ms; with prefers-reduced-motion neither moves. Input is never held up: the
+    hand is tappable while they run."""
+    with watched_page(browser, DESKTOP) as (page, context, _):
+        if reduced:
+            page.emulate_media(reduced_motion="reduce")
+        room = seat_me(server, context, "guangdong")
+        open_table(page, server, room)
+        player = Player(page, seed=3)
+        player.until_turn()
+        while not page.evaluate("window.majiang.view.seats.some(s => s.discards.length)"):
+            player.step()
+            player.until_turn()
+        seat = page.evaluate(MARK_NEW)
+        fresh = f".river[data-seat='{seat}'] svg.tile.fresh"
+        assert page.locator(fresh).count() == 1
+        drawn = page.evaluate("window.majiang.view.seats[window.majiang.seat].drawn")
+        for selector in (fresh, ".hand.own .drawn.fresh svg.tile") if drawn else (fresh,):
+            run = animation(page, selector)
+            if reduced:
+                assert run["name"] == "none", run
+            else:
+                assert run["name"] != "none" and 150 <= run["ms"] <= 300, run
+        page.locator(".hand.own.turn svg.tile.h:not(.dim)").first.click()
+        page.wait_for_selector(".hand.own svg.tile.h.sel")
+
+
+def test_sounds_are_off_until_turned_on_and_made_by_the_page(
+    browser: Browser, server: Server
+) -> None:
+    """No tone before the toggle; the toggle (in both languages) turns sounds on, is
+    remembered across a reload, and then a hand's discards and turns make tones (Web Audio,
+    no audio file fetched)."""
+    with watched_page(browser, LANDSCAPE) as (page, context, _):
+        context.add_init_script(SOUND_COUNTER)
+        fetched: list[str] = []
+        page.on("request", lambda r: fetched.append(r.url))
+        room = seat_me(server, context, "hangzhou", hands=2)
+        open_table(page, server, room)
+        player = Player(page, seed=5)
+        player.until_turn()
+        assert page.evaluate("window.__tones") == 0
+        toggle = page.locator("[data-act=sound]")
+        assert toggle.inner_text() == "声音：关"
+        toggle.click()
+        page.wait_for_selector("[data-act=sound][aria-pressed=true]")
+        assert page.inner_text("[data-act=sound]") == "声音：开"
+        page.click("#lang-btn")
+        page.wait_for_selector("[data-act=sound] >> text=Sound: on")
+        page.click("#lang-btn")
+        page.reload()
+        page.wait_for_selector("[data-act=sound][aria-pressed=true]")
+        before = page.evaluate("window.__tones")
+        player.until_turn()
+        for _ in range(3):
+            player.step()
+            if page.locator(".settle").count():
+                break
+            player.until_turn()
+        assert page.evaluate("window.__tones") > before
+        assert not [u for u in fetched if u.rsplit(".", 1)[-1] in ("mp3", "ogg", "wav", "m4a")]
+        state = httpx.get(f"{server.http}/api/rooms/{room}", timeout=TIMEOUT).json()
+        assert state["status"] == "playing"
