@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
@@ -114,9 +113,12 @@ class TableChecks:
             """() => {
                  const t = document.querySelector('.table');
                  if (!t || !t.querySelector('.compass')) return null;
-                 const r = (sel) => { const e = t.querySelector(sel); const b = e.getBoundingClientRect();
-                   return {x: b.x, y: b.y, width: b.width, height: b.height}; };
-                 const out = {bottom: Number(t.getAttribute('data-bottom')), seats: {}, boxes: {}, winds: {}};
+                 const r = (sel) => {
+                   const b = t.querySelector(sel).getBoundingClientRect();
+                   return {x: b.x, y: b.y, width: b.width, height: b.height};
+                 };
+                 const bottom = Number(t.getAttribute('data-bottom'));
+                 const out = {bottom, seats: {}, boxes: {}, winds: {}};
                  for (const p of ['me', 'right', 'top', 'left']) {
                    out.seats[p] = Number(t.querySelector(`.seat.${p}`).getAttribute('data-seat'));
                    out.boxes[p] = r(`.seat.${p}`);
@@ -132,7 +134,12 @@ class TableChecks:
         b, seats, bottom = got["boxes"], got["seats"], got["bottom"]
         me, top, left, right = b["me"], b["top"], b["left"], b["right"]
         cx, cy = centre(b["compass"])
-        assert seats == {"me": bottom, "right": (bottom + 1) % 4, "top": (bottom + 2) % 4, "left": (bottom + 3) % 4}
+        assert seats == {
+            "me": bottom,
+            "right": (bottom + 1) % 4,
+            "top": (bottom + 2) % 4,
+            "left": (bottom + 3) % 4,
+        }
         assert me["y"] > max(top["y"], left["y"], right["y"]), b
         assert me["y"] >= cy, b
         assert top["y"] <= min(me["y"], left["y"], right["y"]), b
@@ -150,7 +157,8 @@ class TableChecks:
         small = self.page.evaluate(
             """() => [...document.querySelectorAll(
                  'button, [data-act], .hand.own svg.tile[data-tile], summary')]
-               .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+               .filter(e => e.getClientRects().length)
+               .filter(e => getComputedStyle(e).visibility !== 'hidden')
                .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
                .filter(([, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
                .map(([h, r]) => `${h} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`)"""
@@ -164,17 +172,20 @@ class TableChecks:
         says discarded last."""
         page = self.page
         rows = page.evaluate(
-            "[...document.querySelectorAll('.river .rrow')].map(r => r.querySelectorAll('svg.tile').length)"
+            "[...document.querySelectorAll('.river .rrow')]"
+            ".map(r => r.querySelectorAll('svg.tile').length)"
         )
         assert all(1 <= n <= 6 for n in rows), rows
         widths = page.evaluate(
-            "[...document.querySelectorAll('.river svg.tile')].map(e => e.getBoundingClientRect().width)"
+            "[...document.querySelectorAll('.river svg.tile')]"
+            ".map(e => e.getBoundingClientRect().width)"
         )
         if self.viewport["width"] <= 360:
             assert all(w >= 24 for w in widths), widths
         marked = page.evaluate(
             """() => [...document.querySelectorAll('.river svg.tile.last')]
-                 .map(e => [Number(e.closest('.river').getAttribute('data-seat')), window.majiang.lastDiscard])"""
+                 .map(e => [Number(e.closest('.river').getAttribute('data-seat')),
+                            window.majiang.lastDiscard])"""
         )
         assert len(marked) <= 1, marked
         if marked:
@@ -198,7 +209,9 @@ class TableChecks:
         """A claim bar is up: 胡 first, 过 last; it floats (taking the bar away moves
         nothing on the table)."""
         page = self.page
-        labels = [x.strip() for x in page.locator(".actions button[data-act=action]").all_inner_texts()]
+        labels = [
+            x.strip() for x in page.locator(".actions button[data-act=action]").all_inner_texts()
+        ]
         if not labels:
             return
         if any(x.startswith(("过", "Pass")) for x in labels):
@@ -207,8 +220,12 @@ class TableChecks:
             assert labels[0].startswith(("胡", "Win")), labels
         moved = page.evaluate(
             """() => {
-                 const pick = () => [...document.querySelectorAll('.seat, .river, .compass, .hand.own')]
-                   .map(e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(); });
+                 const pick = () => [
+                   ...document.querySelectorAll('.seat, .river, .compass, .hand.own')
+                 ].map(e => {
+                   const r = e.getBoundingClientRect();
+                   return [r.x, r.y, r.width, r.height].join();
+                 });
                  const bar = document.querySelector('.actions');
                  const before = pick();
                  const keep = bar.innerHTML;
@@ -235,7 +252,10 @@ class CheckedPlayer(Player):
         try:
             if self.buttons():
                 self.checks.claim_bar()
-            elif page.locator(".hand.own.turn svg.tile.h:not(.dim)").count() and not page.locator(".hand.own .sel").count():
+            elif (
+                page.locator(".hand.own.turn svg.tile.h:not(.dim)").count()
+                and not page.locator(".hand.own .sel").count()
+            ):
                 self.checks.own_turn()
             return super().step()
         except AssertionError:
@@ -257,7 +277,9 @@ def test_a_hand_at_the_table_on_every_screen(
         room = seat_me(server, context, variant)
         open_table(page, server, room)
         checks = TableChecks(page, viewport)
-        player = CheckedPlayer(page, seed=len(variant) + len(view), checks=checks, phone=viewport["width"] < 600)
+        player = CheckedPlayer(
+            page, seed=len(variant) + len(view), checks=checks, phone=viewport["width"] < 600
+        )
         checks.placement()
         checks.targets()
         player.play_hand()
@@ -284,20 +306,11 @@ def test_the_compass_follows_the_seat_to_act(browser: Browser, server: Server) -
             assert lit.count() == 1 and lit.get_attribute("data-seat") == str(seat)
             assert page.locator(f".seat[data-seat='{seat}'] .seat-head.turn").count() == 1
             assert page.locator(".compass .countdown").count() == 0
-            assert page.inner_text(".compass .dial").strip() == str(page.evaluate("window.majiang.view.live"))
+            assert page.inner_text(".compass .dial").strip() == str(
+                page.evaluate("window.majiang.view.live")
+            )
         page.evaluate("() => { const g = window.majiang; g.view.phase = 'end'; g.draw(); }")
         assert page.locator(".compass .w.lit").count() == 0
-
-
-def animation(page: Page, selector: str) -> dict[str, Any]:
-    """The animation an element runs (name and duration in ms)."""
-    return dict(
-        page.eval_on_selector(
-            selector,
-            """e => { const s = getComputedStyle(e);
-                      return {name: s.animationName, ms: parseFloat(s.animationDuration) * 1000}; }""",
-        )
-    )
 
 
 MARK_NEW = """() => {
@@ -309,10 +322,20 @@ MARK_NEW = """() => {
   g.lastDiscard = s;
   g.motionKey = key;
   g.draw();
-  return s;
+  const run = (e) => {
+    if (!e) return null;
+    const st = getComputedStyle(e);
+    return { name: st.animationName, ms: parseFloat(st.animationDuration) * 1000 };
+  };
+  return {
+    discard: run(document.querySelector(`.river[data-seat='${s}'] svg.tile.fresh`)),
+    fresh: document.querySelectorAll(`.river svg.tile.fresh`).length,
+    drawn: g.view.seats[g.seat].drawn,
+    draw: run(document.querySelector('.hand.own .drawn.fresh svg.tile')),
+  };
 }"""
 """Draw the table as if the last discard (of a seat that has one) and the own drawn tile
-had just come: what the page does when an event brings them."""
+had just come, as the page does when an event brings them; what each then runs."""
 
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
@@ -332,12 +355,11 @@ def test_new_tiles_animate_briefly_unless_motion_is_reduced(
         while not page.evaluate("window.majiang.view.seats.some(s => s.discards.length)"):
             player.step()
             player.until_turn()
-        seat = page.evaluate(MARK_NEW)
-        fresh = f".river[data-seat='{seat}'] svg.tile.fresh"
-        assert page.locator(fresh).count() == 1
-        drawn = page.evaluate("window.majiang.view.seats[window.majiang.seat].drawn")
-        for selector in (fresh, ".hand.own .drawn.fresh svg.tile") if drawn else (fresh,):
-            run = animation(page, selector)
+        got = page.evaluate(MARK_NEW)
+        assert got["fresh"] == 1 and got["discard"] is not None, got
+        runs = [got["discard"], got["draw"]] if got["drawn"] else [got["discard"]]
+        for run in runs:
+            assert run is not None, got
             if reduced:
                 assert run["name"] == "none", run
             else:
