@@ -289,6 +289,8 @@ def test_a_hand_at_the_table_on_every_screen(
             if not page.locator(".settle").count():  # unless the bots ended the hand first
                 page.screenshot(path=str(SHOTS / "table-landscape.png"))
         player.play_hand()
+        page.wait_for_selector(".settle .scores")
+        checks.targets()  # the settlement's buttons too
         assert player.discards > 0 and checks.turns > 0
         assert checks.turns >= player.discards // 2
         no_sideways_scroll(page)
