@@ -80,7 +80,7 @@ def open_table(page: Page, server: Server, room: str) -> None:
     """Open the room, press ready and wait for the table."""
     page.goto(f"{server.http}/?room={room}")
     page.click("[data-act=ready]")
-    page.wait_for_selector(".table .compass")
+    page.wait_for_selector(".table")
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
@@ -112,7 +112,11 @@ class TableChecks:
         got = self.page.evaluate(
             """() => {
                  const t = document.querySelector('.table');
-                 if (!t || !t.querySelector('.compass')) return null;
+                 if (!t) return null;
+                 const parts = ['.compass'].concat(...['me', 'right', 'top', 'left'].map(
+                   p => [`.seat.${p}`, `.river.r-${p}`]));
+                 const missing = parts.filter(sel => !t.querySelector(sel));
+                 if (missing.length) return {missing};
                  const r = (sel) => {
                    const b = t.querySelector(sel).getBoundingClientRect();
                    return {x: b.x, y: b.y, width: b.width, height: b.height};
@@ -130,7 +134,8 @@ class TableChecks:
                }"""
         )
         if got is None:
-            return
+            return  # the hand is over
+        assert "missing" not in got, f"not on the table: {got.get('missing')}"
         b, seats, bottom = got["boxes"], got["seats"], got["bottom"]
         me, top, left, right = b["me"], b["top"], b["left"], b["right"]
         cx, cy = centre(b["compass"])
@@ -197,12 +202,12 @@ class TableChecks:
         """At the seat's turn: the compass lights the own wind and counts down."""
         page = self.page
         mine = page.evaluate("window.majiang.seat")
+        self.targets()
+        self.rivers()
         lit = page.locator(".compass .w.lit")
         assert lit.count() == 1 and lit.get_attribute("data-seat") == str(mine)
         assert page.locator(".compass .countdown").count() == 1
         self.placement()
-        self.targets()
-        self.rivers()
         self.turns += 1
 
     def claim_bar(self) -> None:
@@ -280,8 +285,8 @@ def test_a_hand_at_the_table_on_every_screen(
         player = CheckedPlayer(
             page, seed=len(variant) + len(view), checks=checks, phone=viewport["width"] < 600
         )
-        checks.placement()
         checks.targets()
+        checks.placement()
         if variant == "guangdong" and view == "landscape":
             while not page.locator(".hand.own.turn, .settle").count():
                 if not player.step():

@@ -4,7 +4,7 @@
 // the replay viewer (which shows every hand face up). Where things go is layout.js's.
 
 import { t, term } from "./i18n.js";
-import { handOrder, meldTiles, placeOf, pointerSeat, rows, seatAt, windIndex } from "./layout.js";
+import { handOrder, meldTiles, pointerSeat, rows, seatAt, windIndex } from "./layout.js";
 import { tileSvg, tilesRow } from "./tiles.js";
 import { countdownHtml } from "./ui.js";
 
@@ -179,5 +179,3 @@ export function tableHtml(table, center = "") {
     seatPanel(model, me, "me") +
     `</div>`;
 }
-
-export { placeOf };
