@@ -125,9 +125,10 @@ function compassHtml(table, me) {
     const dealer = seat === table.dealer ? " dealer" : "";
     return `<b class="w w-${place}${lit}${dealer}" data-seat="${seat}">${esc(windOf(seat, table.dealer))}</b>`;
   }).join("");
-  const clock = table.clockSeat != null && table.deadline
-    ? countdownHtml(table.deadline, "big") : `<span class="left-n">${esc(table.liveTiles)}</span>`;
-  return `<div class="compass" data-pointer="${table.pointer ?? ""}">${winds}<div class="dial">${clock}</div></div>`;
+  const left = `<span class="left-n" title="${esc(t("tiles_left", { n: table.liveTiles }))}">${esc(table.liveTiles)}</span>`;
+  const clock = table.clockSeat != null && table.deadline ? countdownHtml(table.deadline, "big") + left : left;
+  const wild = table.wild ? `<span class="cwild" title="${esc(term(table.info, "wild"))}">${tileSvg(table.wild, { wild: true, cls: "m" })}</span>` : "";
+  return `<div class="compass" data-pointer="${table.pointer ?? ""}">${winds}<div class="dial">${clock}</div>${wild}</div>`;
 }
 
 /** The info strip: hand number, tiles left, wild and indicator, counters, reserved tiles. */
