@@ -5,7 +5,7 @@ import { api, dropSeat, heldSeat, keepName, keepSeat, lastName, variantInfo } fr
 import { getLang, pick, t, variantName } from "./i18n.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { claimOrder, motionKey, newMotion, pointerSeat } from "./layout.js";
-import { playSound, soundButton, toggleSound } from "./sound.js";
+import { hintsButton, hintsOn, playSound, soundButton, toggleHints, toggleSound } from "./sound.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
 import { confirmBox, countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
@@ -465,8 +465,9 @@ export class Game {
     else if (what === "copy") this.copyLink();
     else if (what === "rules") document.getElementById("rules-btn").click();
     else if (what === "escape") this.escape();
-    else if (what === "sound") {
-      toggleSound();
+    else if (what === "sound" || what === "hints") {
+      if (what === "sound") toggleSound();
+      else toggleHints();
       this.render();
     }
     else if (what === "watch") {
@@ -746,7 +747,7 @@ export class Game {
     const seats = view.seats.map((s, i) => ({ ...s, ...room.seats[i], name: names[i] }));
     const canPlay = this.seat != null;
     const discards = this.legal.filter((a) => a.type === "discard");
-    const hints = canPlay ? this.hints() : null;
+    const hints = canPlay && hintsOn() ? this.hints() : null;
     const tingTiles = new Set((hints || []).filter((h) => h.discard && discards.some((a) => a.tile === h.discard)).map((h) => h.discard));
     const vs = view.variant_state || {};
     const key = motionKey(view, room.hand_index, this.seat);
@@ -860,7 +861,7 @@ export class Game {
       ? `<button type="button" data-act="auto" class="${me.auto ? "on" : ""}">${esc(t(me.auto ? "auto_on" : "auto"))}</button>`
       : "") + this.dissolveButton() +
       (this.canEscape() ? `<button type="button" data-act="escape" class="quiet danger">${esc(t("escape_btn"))}</button>` : "") +
-      soundButton();
+      (this.seat != null ? hintsButton() : "") + soundButton();
     const log = `<details class="log"${this.logOpen === false ? "" : " open"}><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
     const why = this.seat != null ? this.restrictionItems() : [];
     const whyHtml = why.length

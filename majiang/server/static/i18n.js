@@ -207,6 +207,8 @@ const STRINGS = {
   // table
   sound_on: ["声音：开", "Sound: on"],
   sound_off: ["声音：关", "Sound: off"],
+  hints_on: ["听牌提示：开", "Hints: on"],
+  hints_off: ["听牌提示：关", "Hints: off"],
 };
 
 const TILE_NUM = "一二三四五六七八九";

@@ -1,6 +1,7 @@
 // Sounds made by the page itself (Web Audio: short synthesized tones, no audio files):
 // a discard's click, a claim's knock, a win's chord, a chime when it is your turn. Off by
-// default; the table's toggle turns them on, remembered in this browser.
+// default; the table's toggle turns them on, remembered in this browser. The table's other
+// switch lives here too: 听牌提示, on by default.
 
 import { t } from "./i18n.js";
 
@@ -74,4 +75,30 @@ export function playSound(name, force = false) {
     osc.start(now + start);
     osc.stop(now + start + length + 0.02);
   }
+}
+
+const HINTS = "majiang.hints";
+
+/** Whether 听牌提示 is shown (on unless the player turned it off). */
+export function hintsOn() {
+  try {
+    return localStorage.getItem(HINTS) !== "off";
+  } catch {
+    return true;
+  }
+}
+
+/** Show or hide 听牌提示 (kept in localStorage). */
+export function toggleHints() {
+  try {
+    localStorage.setItem(HINTS, hintsOn() ? "off" : "on");
+  } catch {
+    // private mode: nothing kept
+  }
+}
+
+/** The 听牌提示 switch as a tools-row button. */
+export function hintsButton() {
+  const on = hintsOn();
+  return `<button type="button" data-act="hints" class="${on ? "on" : "quiet"}" aria-pressed="${on}">${t(on ? "hints_on" : "hints_off")}</button>`;
 }
