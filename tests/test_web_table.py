@@ -285,6 +285,16 @@ def test_a_hand_at_the_table_on_every_screen(
         if variant == "hainan":  # the English page's longer words fit as well
             page.click("#lang-btn")
             page.wait_for_selector("text=Auto-play")
+        # the own seat in view when the hand starts, though the waiting room was scrolled,
+        # and the whole table where it fits (not under the header)
+        page.wait_for_function(
+            """() => { const r = document.querySelector('.seat.me').getBoundingClientRect();
+                       const t = document.querySelector('.table').getBoundingClientRect();
+                       const bar = document.querySelector('#bar').getBoundingClientRect();
+                       const fits = t.height + bar.height <= innerHeight;
+                       return r.top >= 0 && r.bottom <= innerHeight + 1
+                         && (!fits || t.top >= bar.bottom - 1); }"""
+        )
         checks = TableChecks(page, viewport)
         player = CheckedPlayer(
             page, seed=len(variant) + len(view), checks=checks, phone=viewport["width"] < 600

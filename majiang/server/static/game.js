@@ -867,6 +867,17 @@ export class Game {
     const whyHtml = why.length
       ? `<div class="why" data-act="rules"><b>${esc(t("why_now"))}</b> ${why.map((r) => `<span class="chip" title="${r.reason.replace(/<[^>]*>/g, "")}">${r.short}</span>`).join("")}</div>`
       : "";
+    if (this.shownHand !== this.room.hand_index) {
+      // a new hand: the table from its top, as much of it as fits, the own seat in view
+      // (the page may be scrolled from the waiting room or the last settlement)
+      this.shownHand = this.room.hand_index;
+      requestAnimationFrame(() => {
+        const own = this.app.querySelector(".seat.me");
+        if (!own) return;
+        window.scrollTo(0, 0);
+        own.scrollIntoView({ block: "nearest" });
+      });
+    }
     return tableHtml(model, center) +
       `<div class="below">${whyHtml}${this.hintHtml(model)}` +
       `<div class="row tools">${tools}</div>${log}</div>`;
