@@ -199,12 +199,45 @@ class TableChecks:
             assert river == last
             self.marked += 1
 
+    def melds(self) -> None:
+        """Each meld lies as the View says: a claimed one with one tile turned (toward the
+        seat it came from, layout.js), the others with none; a concealed kong of another
+        seat four backs while its tiles are hidden, two backs and two faces when shown, the
+        own one all faces."""
+        got = self.page.evaluate(
+            """() => {
+                 const g = window.majiang;
+                 const out = [];
+                 for (const el of document.querySelectorAll('.table .seat')) {
+                   const seat = Number(el.getAttribute('data-seat'));
+                   const melds = g.view.seats[seat].melds;
+                   el.querySelectorAll('.meld').forEach((m, i) => out.push({
+                     seat, mine: g.seat, meld: melds[i],
+                     turned: m.querySelectorAll('svg.tile.turned').length,
+                     backs: m.querySelectorAll('svg.tile.back').length,
+                     tiles: m.querySelectorAll('svg.tile').length,
+                   }));
+                 }
+                 return out;
+               }"""
+        )
+        for m in got:
+            meld, seat = m["meld"], m["seat"]
+            claimed = meld["source"] is not None and meld["source"] != seat
+            assert m["turned"] == (1 if claimed else 0), m
+            if meld["kind"] == "kong_concealed":
+                hidden = not meld["tiles"]
+                assert m["backs"] == (4 if hidden else 0 if seat == m["mine"] else 2), m
+            else:
+                assert m["backs"] == 0, m
+
     def own_turn(self) -> None:
         """At the seat's turn: the compass lights the own wind and counts down."""
         page = self.page
         mine = page.evaluate("window.majiang.seat")
         self.targets()
         self.rivers()
+        self.melds()
         lit = page.locator(".compass .w.lit")
         assert lit.count() == 1 and lit.get_attribute("data-seat") == str(mine)
         assert page.locator(".compass .countdown").count() == 1
