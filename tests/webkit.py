@@ -106,7 +106,14 @@ def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.viewport_size
     assert viewport is not None
-    assert width <= viewport["width"], f"horizontal scroll: {width} > {viewport['width']}"
+    if width > viewport["width"]:
+        wide = page.evaluate(
+            """w => [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > w)
+                 .slice(0, 5).map(e => e.outerHTML.slice(0, 100))""",
+            viewport["width"],
+        )
+        raise AssertionError(f"horizontal scroll: {width} > {viewport['width']}: {wide}")
 
 
 class Player:

@@ -6,6 +6,8 @@ import { botLevel, botNameMap, botSeatName, windDealer } from "./botnames.js";
 import { errorSentence, getLang, optionList, pick, pickField, t, tileName, variantName } from "./i18n.js";
 import { discardWhy, missedOffers, reasonText } from "./reasons.js";
 import { finalHtml, settlementHtml } from "./settle.js";
+import { claimOrder, motionKey, newMotion, pointerSeat } from "./layout.js";
+import { hintsButton, hintsOn, playSound, soundButton, toggleHints, toggleSound } from "./sound.js";
 import { esc, tableHtml, uniqueNames } from "./table.js";
 import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
 import { confirmBox, countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
@@ -380,6 +382,7 @@ export class Game {
       const tiles = parseTiles(meld.tiles).map((x) => this.tileWord(x)).join(" ");
       this.addLog(hidden ? t("ev_kong_hidden", { who }) : t(`ev_${kind}`, { who, tiles }));
     } else if (kind === "hu") {
+      playSound("win");
       this.addLog(t("ev_hu", { who }));
     } else if (kind === "pass") {
       this.addLog(t("ev_pass", { who }));
@@ -566,6 +569,11 @@ export class Game {
     else if (what === "copy") this.copyLink();
     else if (what === "rules") document.getElementById("rules-btn").click();
     else if (what === "escape") this.escape();
+    else if (what === "sound" || what === "hints") {
+      if (what === "sound") toggleSound();
+      else toggleHints();
+      this.render();
+    }
     else if (what === "watch") {
       this.held = null;
       this.connect();
@@ -881,9 +889,17 @@ export class Game {
     const seats = view.seats.map((s, i) => ({ ...s, ...room.seats[i], name: names[i] }));
     const canPlay = this.seat != null;
     const discards = this.legal.filter((a) => a.type === "discard");
-    const hints = canPlay ? this.hints() : null;
+    const hints = canPlay && hintsOn() ? this.hints() : null;
     const tingTiles = new Set((hints || []).filter((h) => h.discard && discards.some((a) => a.tile === h.discard)).map((h) => h.discard));
     const vs = view.variant_state || {};
+    const key = motionKey(view, room.hand_index, this.seat);
+    const motion = newMotion(this.motionKey, key);
+    this.motionKey = key;
+    const turn = discards.length > 0;
+    if (motion.meld != null) playSound("claim");
+    else if (motion.discard != null) playSound("discard");
+    if (turn && !this.wasTurn) playSound("turn");
+    this.wasTurn = turn;
     return {
       info: this.info,
       seats,
@@ -902,32 +918,38 @@ export class Game {
       live: true,
       canPlay,
       selected: this.selected,
-      discardable: discards.length ? new Set(discards.map((a) => a.tile)) : null,
+      discardable: turn ? new Set(discards.map((a) => a.tile)) : null,
       tingTiles,
       deadline: this.deadline,
       clockSeat: this.legal.length ? this.seat : null,
+      pointer: pointerSeat({ current: view.current, phase: view.phase, mine: this.seat, deciding: this.legal.length > 0 }),
+      motion,
       variantState: vs,
       reservedCounts: this.reservedCounts(),
       hints,
     };
   }
 
+  /** The claim bar: 胡 first and largest, then 杠, 碰, 吃 (its three tiles, the claimed
+   * one marked), 过 last; and 打出 for a selected tile. */
   actionButtons() {
     const buttons = [];
-    this.legal.forEach((a, i) => {
-      if (a.type === "discard") return;
+    for (const i of claimOrder(this.legal)) {
+      const a = this.legal[i];
       let tiles = "";
       if (a.type === "chi") {
         const window = this.view.window_tile;
         const all = sortTiles([...parseTiles(a.tiles), window]);
-        tiles = all.map((x) => tileSvg(x, { cls: x === window ? "s claimed" : "s", wild: x === this.view.wild })).join("");
+        tiles = all.map((x) => tileSvg(x, { cls: x === window ? "m claimed" : "m", wild: x === this.view.wild })).join("");
       } else if (a.type === "kong" && a.tile) {
-        tiles = tileSvg(a.tile, { cls: "s" });
+        tiles = tileSvg(a.tile, { cls: "m", wild: a.tile === this.view.wild });
+      } else if ((a.type === "peng" || a.type === "kong") && this.view.window_tile) {
+        tiles = tileSvg(this.view.window_tile, { cls: "m", wild: this.view.window_tile === this.view.wild });
       }
       buttons.push(`<button type="button" class="act act-${a.type}" data-act="action" data-i="${i}"><span>${esc(t(a.type))}</span>${tiles}</button>`);
-    });
+    }
     if (this.selected && this.discardAction(this.selected)) {
-      buttons.push(`<button type="button" class="act act-discard" data-act="discard-selected"><span>${esc(t("discard"))}</span>${tileSvg(this.selected, { cls: "s" })}</button>`);
+      buttons.push(`<button type="button" class="act act-discard" data-act="discard-selected"><span>${esc(t("discard"))}</span>${tileSvg(this.selected, { cls: "m" })}</button>`);
     }
     return buttons.join("");
   }
@@ -973,21 +995,33 @@ export class Game {
 
   tableScreen() {
     const model = this.tableModel();
-    const center = `<div class="prompt">${this.promptHtml()}</div>` +
-      (this.legal.length && this.deadline ? `<div class="clock">${countdownHtml(this.deadline, "big")}</div>` : "") +
-      (this.view.phase !== "turn" && this.view.window_tile ? `<div class="window">${tileSvg(this.view.window_tile, { wild: this.view.window_tile === this.view.wild })}</div>` : "");
+    const bar = this.actionButtons();
+    model.meExtra = `<div class="actions${bar ? " open" : ""}">${bar}</div>`;
+    const center = `<div class="prompt">${this.promptHtml()}</div>`;
     const me = this.seat != null ? this.room.seats[this.seat] : null;
     const tools = (me && !me.auto ? `<button type="button" data-act="auto">${esc(t("auto"))}</button>` : "") +
       this.dissolveButton() +
-      (this.canEscape() ? `<button type="button" data-act="escape" class="quiet danger">${esc(t("escape_btn"))}</button>` : "");
-    const log = `<details class="log" open><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
+      (this.canEscape() ? `<button type="button" data-act="escape" class="quiet danger">${esc(t("escape_btn"))}</button>` : "") +
+      (this.seat != null ? hintsButton() : "") + soundButton();
+    const log = `<details class="log"${this.logOpen === false ? "" : " open"}><summary>${esc(t("log"))}</summary><ol>${this.log.map((l) => `<li>${l}</li>`).join("")}</ol></details>`;
     const why = this.seat != null ? this.restrictionItems() : [];
     const whyHtml = why.length
       ? `<div class="why" data-act="rules"><b>${esc(t("why_now"))}</b> ${why.map((r) => `<span class="chip" title="${r.reason.replace(/<[^>]*>/g, "")}">${r.short}</span>`).join("")}</div>`
       : "";
+    if (this.shownHand !== this.room.hand_index) {
+      // a new hand: the table from its top, as much of it as fits, the own seat in view
+      // (the page may be scrolled from the waiting room or the last settlement)
+      this.shownHand = this.room.hand_index;
+      requestAnimationFrame(() => {
+        const own = this.app.querySelector(".seat.me");
+        if (!own) return;
+        window.scrollTo(0, 0);
+        own.scrollIntoView({ block: "nearest" });
+      });
+    }
     return tableHtml(model, center) +
-      `<div class="actions">${this.actionButtons()}</div>${this.missedHtml()}${whyHtml}${this.hintHtml(model)}` +
-      `<div class="row tools">${tools}</div>${log}${this.autoHtml()}`;
+      `<div class="below">${this.missedHtml()}${whyHtml}${this.hintHtml(model)}` +
+      `<div class="row tools">${tools}</div>${log}</div>${this.autoHtml()}`;
   }
 
   betweenScreen() {

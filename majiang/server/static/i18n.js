@@ -227,6 +227,11 @@ const STRINGS = {
   not_offered_chi: ["没有吃：{why}", "No chi offered: {why}"],
   back_to_room: ["回到我的房间", "Back to my room"],
   back_room_line: ["房间 {room} · {variant} · {status}", "Room {room} · {variant} · {status}"],
+  // table
+  sound_on: ["声音：开", "Sound: on"],
+  sound_off: ["声音：关", "Sound: off"],
+  hints_on: ["听牌提示：开", "Hints: on"],
+  hints_off: ["听牌提示：关", "Hints: off"],
 };
 
 const TILE_NUM = "一二三四五六七八九";

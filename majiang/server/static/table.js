@@ -1,8 +1,11 @@
-// The table drawn from a View (docs/protocol.md 2): four seats around, the viewer at the
-// bottom. Shared by the live game and the replay viewer (which shows every hand face up).
+// The table drawn from a View (docs/protocol.md 2): four seats around a centre, the viewer
+// at the bottom, 下家 right, 对家 top, 上家 left; each seat's river in front of it in rows
+// of six; the compass in the middle lights the seat to act. Shared by the live game and
+// the replay viewer (which shows every hand face up). Where things go is layout.js's.
 
 import { t, term } from "./i18n.js";
-import { parseTiles, tileSvg, tilesRow } from "./tiles.js";
+import { handOrder, meldTiles, pointerSeat, rows, seatAt, windIndex } from "./layout.js";
+import { tileSvg, tilesRow } from "./tiles.js";
 import { countdownHtml } from "./ui.js";
 
 /** Escape text for HTML. */
@@ -20,7 +23,7 @@ export function uniqueNames(names) {
 
 /** The seat's wind relative to the dealer (东 for the dealer). */
 export function windOf(seat, dealer) {
-  return t("winds")[(seat - dealer + 4) % 4];
+  return t("winds")[windIndex(seat, dealer)];
 }
 
 /** A seat's name as the viewer reads it ("你" for the viewer's own seat). */
@@ -31,23 +34,19 @@ export function seatName(table, seat) {
   return s && s.name ? s.name : t("seat_n", { n: seat });
 }
 
-/** The tiles a meld shows: a kong's four, a concealed kong of another seat face down. */
-function meldHtml(table, meld, seat) {
-  const tiles = parseTiles(meld.tiles);
-  const hidden = meld.kind === "kong_concealed";
-  let body;
-  if (!tiles.length) {
-    body = [0, 1, 2, 3].map(() => tileSvg("1z", { back: true, cls: "s" })).join("");
-  } else if (hidden) {
-    body = tiles.map((x, i) => tileSvg(x, { cls: "s", back: i === 0 || i === 3 })).join("");
-  } else {
-    body = tiles.map((x) => tileSvg(x, { cls: "s" })).join("");
-  }
+/** A meld as it lies: the claimed tile turned toward the seat it came from, a concealed
+ * kong two backs and two faces (its owner sees four faces). */
+function meldHtml(table, meld, seat, fresh) {
   const from = meld.source != null && meld.source !== seat
-    ? `<span class="src">${esc(t("from_seat", { who: seatName(table, meld.source) }))}</span>`
-    : "";
-  const wilds = meld.wilds ? `<span class="src">${esc(t("wild"))}×${meld.wilds}</span>` : "";
-  return `<span class="meld" title="${esc(term(table.info, meld.kind))}">${body}${from}${wilds}</span>`;
+    ? t("from_seat", { who: seatName(table, meld.source) }) : "";
+  const body = meldTiles(meld, seat, table.mine).map((x) => tileSvg(x.tile, {
+    back: x.back,
+    wild: !x.back && x.tile === table.wild,
+    cls: `m${x.turned ? " turned" : ""}`,
+  })).join("");
+  const wilds = meld.wilds ? `<span class="src">${esc(term(table.info, "wild"))}×${meld.wilds}</span>` : "";
+  const title = [term(table.info, meld.kind), from].filter(Boolean).join(" · ");
+  return `<span class="meld${fresh ? " fresh" : ""}" data-kind="${esc(meld.kind)}" title="${esc(title)}">${body}${wilds}</span>`;
 }
 
 function seatHeader(table, seat, view) {
@@ -62,60 +61,74 @@ function seatHeader(table, seat, view) {
   const vs = table.variantState || {};
   if (Array.isArray(vs.no_win) && vs.no_win.includes(seat)) badges.push(`<b class="badge warn">${esc(t("may_not_win"))}</b>`);
   if (Array.isArray(vs.wild_thrown) && vs.wild_thrown.includes(seat)) badges.push(`<b class="badge warn">${esc(t("threw_wild", { w: term(table.info, "wild") }))}</b>`);
-  const turn = table.current === seat && table.phase !== "end" ? " turn" : "";
-  const clock = table.clockSeat === seat && table.deadline
-    ? countdownHtml(table.deadline) : "";
+  const turn = table.pointer === seat ? " turn" : "";
+  const clock = table.clockSeat === seat && table.deadline ? countdownHtml(table.deadline) : "";
   return `<div class="seat-head${turn}"><span class="wind">${esc(windOf(seat, table.dealer))}</span>` +
     `<span class="name">${esc(seatName(table, seat))}</span>${badges.join("")}` +
     `<span class="count">${esc(t("in_hand", { n: view.hand_size }))}</span>${clock}</div>`;
 }
 
-function riverHtml(table, seat, discards) {
+/** A seat's river in rows of six, the last discard marked (until the next one). */
+function riverHtml(table, seat, place) {
+  const discards = table.seats[seat].discards || [];
   const last = table.lastDiscard === seat ? discards.length - 1 : -1;
-  return discards
-    .map((x, i) => tileSvg(x, { wild: x === table.wild, cls: i === last ? "s last" : "s" }))
-    .join("");
+  const fresh = table.motion && table.motion.discard === seat;
+  const body = rows(discards).map((row, r) => `<div class="rrow">${row.map((x, i) => {
+    const n = r * 6 + i;
+    const cls = ["r", n === last ? "last" : "", n === last && fresh ? "fresh" : ""].filter(Boolean).join(" ");
+    return tileSvg(x, { wild: x === table.wild, cls });
+  }).join("")}</div>`).join("");
+  return `<div class="river r-${place}" data-seat="${seat}">${body}</div>`;
 }
 
 function concealedHtml(table, seat, view) {
-  if (view.hand == null) {
-    if (!table.faceUp || view.hand_size === 0) {
-      return Array.from({ length: view.hand_size }, () => tileSvg("1z", { back: true, cls: "s" })).join("");
-    }
+  if (view.hand == null && (!table.faceUp || view.hand_size === 0)) {
+    return Array.from({ length: view.hand_size }, () => tileSvg("1z", { back: true, cls: "b" })).join("");
   }
-  const tiles = parseTiles(view.hand || "");
-  let drawn = null;
-  if (view.drawn && tiles.includes(view.drawn)) {
-    tiles.splice(tiles.lastIndexOf(view.drawn), 1);
-    drawn = view.drawn;
-  }
+  const { tiles, drawn } = handOrder(view.hand || "", view.drawn);
   const mine = seat === table.mine && table.canPlay;
-  const cls = mine ? "h" : "s";
+  const cls = mine ? "h" : "o";
   const one = (x, extra) => {
     const classes = [cls, extra];
     if (mine && table.selected === x) classes.push("sel");
     if (mine && table.discardable && !table.discardable.has(x)) classes.push("dim");
     if (mine && table.tingTiles && table.tingTiles.has(x)) classes.push("ting");
-    return tileSvg(x, { wild: x === table.wild, cls: classes.join(" ").trim(), data: mine ? x : null });
+    return tileSvg(x, { wild: x === table.wild, cls: classes.filter(Boolean).join(" "), data: mine ? x : null });
   };
   const body = tiles.map((x) => one(x, "")).join("");
-  const apart = drawn ? `<span class="drawn">${one(drawn, "")}</span>` : "";
+  const fresh = mine && table.motion && table.motion.draw ? " fresh" : "";
+  const apart = drawn ? `<span class="drawn${fresh}">${one(drawn, "")}</span>` : "";
   return body + apart;
 }
 
-/** One seat's panel: name row, flowers, melds, river, and its concealed tiles. */
-function seatPanel(table, seat, where) {
+/** One seat: its name row (wind, 庄, marks, tiles in hand), flowers, melds and hand. */
+function seatPanel(table, seat, place) {
   const view = table.seats[seat];
   const flowers = view.flowers && view.flowers.length
-    ? `<div class="flowers" title="${esc(t("flowers"))}">${tilesRow(view.flowers, null, "s")}</div>` : "";
+    ? `<div class="flowers" title="${esc(t("flowers"))}">${tilesRow(view.flowers, null, "m")}</div>` : "";
+  const freshMeld = table.motion && table.motion.meld === seat ? view.melds.length - 1 : -1;
   const melds = view.melds && view.melds.length
-    ? `<div class="melds">${view.melds.map((m) => meldHtml(table, m, seat)).join("")}</div>` : "";
+    ? `<div class="melds">${view.melds.map((m, i) => meldHtml(table, m, seat, i === freshMeld)).join("")}</div>` : "";
   const own = seat === table.mine ? (table.discardable ? " own turn" : " own") : "";
   const hand = `<div class="hand${own}" data-seat="${seat}">${concealedHtml(table, seat, view)}</div>`;
-  const river = `<div class="river">${riverHtml(table, seat, view.discards || [])}</div>`;
-  const mine = where === "me";
-  return `<section class="seat ${where}" data-seat="${seat}">${seatHeader(table, seat, view)}` +
-    (mine ? `${river}${flowers}${melds}${hand}` : `${flowers}${melds}${hand}${river}`) + `</section>`;
+  const extra = place === "me" ? (table.meExtra || "") : "";
+  return `<section class="seat ${place}" data-seat="${seat}">${seatHeader(table, seat, view)}` +
+    `<div class="tiles">${hand}${melds}${flowers}</div>${extra}</section>`;
+}
+
+/** The centre: the four winds around it as they sit, the seat to act lit, its countdown
+ * (the viewer's own deadline; others' are not sent) or the tiles left. */
+function compassHtml(table, me) {
+  const winds = ["me", "right", "top", "left"].map((place) => {
+    const seat = seatAt(place, me);
+    const lit = table.pointer === seat ? " lit" : "";
+    const dealer = seat === table.dealer ? " dealer" : "";
+    return `<b class="w w-${place}${lit}${dealer}" data-seat="${seat}">${esc(windOf(seat, table.dealer))}</b>`;
+  }).join("");
+  const left = `<span class="left-n" title="${esc(t("tiles_left", { n: table.liveTiles }))}">${esc(table.liveTiles)}</span>`;
+  const clock = table.clockSeat != null && table.deadline ? countdownHtml(table.deadline, "big") + left : left;
+  const wild = table.wild ? `<span class="cwild" title="${esc(term(table.info, "wild"))}">${tileSvg(table.wild, { wild: true, cls: "m" })}</span>` : "";
+  return `<div class="compass" data-pointer="${table.pointer ?? ""}">${winds}<div class="dial">${clock}</div>${wild}</div>`;
 }
 
 /** The info strip: hand number, tiles left, wild and indicator, counters, reserved tiles. */
@@ -124,10 +137,10 @@ function infoStrip(table) {
   if (table.handLabel) parts.push(`<span>${esc(table.handLabel)}</span>`);
   parts.push(`<span class="left">${esc(t("tiles_left", { n: table.liveTiles }))}</span>`);
   if (table.wild) {
-    parts.push(`<span class="wildinfo">${esc(term(table.info, "wild"))} ${tileSvg(table.wild, { wild: true, cls: "s" })}</span>`);
+    parts.push(`<span class="wildinfo">${esc(term(table.info, "wild"))} ${tileSvg(table.wild, { wild: true, cls: "m" })}</span>`);
   }
   for (const [purpose, tiles] of Object.entries(table.revealed || {})) {
-    parts.push(`<span>${esc(term(table.info, purpose))} ${tilesRow(tiles, null, "s")}</span>`);
+    parts.push(`<span class="revealed">${esc(term(table.info, purpose))} ${tilesRow(tiles, null, "m")}</span>`);
   }
   for (const [id, value] of Object.entries(table.counters || {})) {
     parts.push(`<span>${esc(term(table.info, id))} ${esc(value)}</span>`);
@@ -139,7 +152,7 @@ function infoStrip(table) {
   const vs = table.variantState || {};
   if (vs.zhuada != null) parts.push(`<span class="warn">${esc(t("zhuada", { who: seatName(table, vs.zhuada) }))}</span>`);
   if (Array.isArray(vs.known) && vs.known.length) {
-    parts.push(`<details class="known"><summary>${esc(t("known"))} ${vs.known.length}</summary>${tilesRow(vs.known, null, "s")}</details>`);
+    parts.push(`<details class="known"><summary>${esc(t("known"))} ${vs.known.length}</summary>${tilesRow(vs.known, null, "m")}</details>`);
   }
   return `<div class="info">${parts.join("")}</div>`;
 }
@@ -147,19 +160,23 @@ function infoStrip(table) {
 /**
  * The whole table as HTML. `table` holds: info (variant declaration), seats (per seat:
  * name, bot, auto, connected, hand, drawn, hand_size, melds, discards, flowers), mine (the
- * bottom seat), dealer, current, phase, wild, revealed, counters, liveTiles, handLabel,
- * lastDiscard, faceUp, and for the player: canPlay, selected, discardable, tingTiles,
- * deadline, clockSeat; `center` is HTML put in the middle.
+ * viewer's seat), bottom (the seat drawn at the bottom), dealer, current, phase, wild,
+ * revealed, counters, liveTiles, handLabel, lastDiscard, faceUp, and for the player:
+ * canPlay, selected, discardable, tingTiles, deadline, clockSeat (the viewer while it
+ * decides), motion (what to animate, layout.js newMotion), meExtra (HTML in the own seat:
+ * the claim bar). `center` is HTML for the line above the own seat (prompt, replay step).
  */
 export function tableHtml(table, center = "") {
   const me = table.bottom ?? table.mine ?? 0;
-  const at = (k) => (me + k) % 4;
-  return `<div class="table${table.live ? " live" : ""}">${infoStrip(table)}` +
-    seatPanel(table, at(2), "top") +
-    seatPanel(table, at(3), "left") +
+  const pointer = table.pointer !== undefined ? table.pointer
+    : pointerSeat({ current: table.current, phase: table.phase, mine: table.mine, deciding: table.clockSeat != null });
+  const model = { ...table, pointer };
+  const places = ["top", "left", "right"];
+  return `<div class="table${table.live ? " live" : ""}" data-bottom="${me}">${infoStrip(model)}` +
+    places.map((p) => seatPanel(model, seatAt(p, me), p)).join("") +
+    ["top", "left", "right", "me"].map((p) => riverHtml(model, seatAt(p, me), p)).join("") +
+    compassHtml(model, me) +
     `<section class="center">${center}</section>` +
-    seatPanel(table, at(1), "right") +
-    seatPanel(table, me, "me") +
+    seatPanel(model, me, "me") +
     `</div>`;
 }
-
