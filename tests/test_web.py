@@ -286,7 +286,7 @@ def test_the_owner_seats_bots_and_everyone_votes_to_dissolve(
         a.wait_for_selector(".seatrow[data-seat='2'] select[data-bot-for]")
         a.select_option(".seatrow[data-seat='2'] select[data-bot-for]", "random")
         a.click(".seatrow[data-seat='2'] [data-act=add-bot]")
-        a.wait_for_selector(".seatrow[data-seat='2'] >> text=西家·机器人(随机)")
+        a.wait_for_selector(".seatrow[data-seat='2'] >> text=西家·机器人(简单)")
         assert "greedy" not in a.inner_text(".seats") and "random" not in a.inner_text(".seats")
         assert "东家·机器人(普通)" not in a.inner_text(".seats")  # seat 0 is Ann
         assert "南家·机器人(普通)" in a.inner_text(".seats")

@@ -124,11 +124,11 @@ if _has_numpy():
 
 
 BOT_NAMES: dict[str, tuple[str, str]] = {
-    "random": ("随机", "random"),
+    "random": ("简单", "easy"),
     "greedy": ("普通", "normal"),
-    "greedy+": ("高手", "expert"),
-    "search": ("搜索", "search"),
-    "rl": ("训练", "trained"),
+    "greedy+": ("进阶", "advanced"),
+    "search": ("困难", "hard"),
+    "rl": ("训练型", "trained"),
 }
 """Each bot's display name (Chinese, English): what a player reads where the API says the
 bot's id (``GET /api/bots/names``; the page shows a bot seat as 东家·机器人(普通))."""
