@@ -469,3 +469,51 @@ def test_a_spectator_sees_public_events_only() -> None:
     assert draws and all("tile" not in d for d in draws)
     seat0 = [m["seq"] for m in table.received[0] if m["type"] != "snapshot"]
     assert sorted(set(seat0)) == sorted({m["seq"] for m in seen})
+
+
+def test_every_seat_sees_the_deadline_of_the_seat_whose_turn_it_is() -> None:
+    """Every page counts down the turn of the seat to act, not only its own
+    (docs/protocol.md, TableState.turn_deadline): in a turn every listener's view carries the
+    current seat's deadline; in a claim window (whose deciders are hidden) and for a seat on
+    托管 it is null. The harness checks each message's table against the snapshot's."""
+    table = Table("guangdong", 5, {}, hands=1, turn_seconds=7)
+    rng = random.Random(3)
+    for s in table.humans:
+        table.send(s, {"type": "ready"})
+    turns = windows = 0
+    table.send(2, {"type": "auto", "on": True})
+    while table.room.status == "playing" and table.room.state is not None:
+        room = table.room
+        view = table.trackers[SPECTATORS].view
+        assert view is not None
+        for k in table.listeners:
+            assert table.trackers[k].view is not None
+            assert table.trackers[k].view["turn_deadline"] == view["turn_deadline"], k
+        if view["phase"] == "turn" and view["current"] != 2:
+            pending = room._pending[view["current"]]
+            assert view["turn_deadline"] == pending.deadline is not None
+            turns += 1
+        else:
+            assert view["turn_deadline"] is None, view
+            windows += view["phase"] != "turn"
+        waiting = [s for s in table.humans if s in room._pending and room._pending[s].legal]
+        if not waiting:
+            table.clock.now += 7000  # nobody to ask: the timer plays the defaults
+            table.take(room.on_timer())
+            continue
+        s = rng.choice(waiting)
+        action = rng.choice(room._pending[s].legal).to_json()
+        del action["seat"]
+        table.send(s, {"type": "action", "action": action})
+    assert turns > 10 and windows > 3, (turns, windows)
+    seen = table.received[SPECTATORS]
+    on = next(
+        i for i, m in enumerate(seen) if m["type"] == "event" and m["event"]["type"] == "auto"
+    )
+    auto = [
+        m["table"]["turn_deadline"]
+        for m in seen[on:]
+        if m["type"] == "event" and m["table"] and m["table"]["phase"] == "turn"
+        and m["table"]["current"] == 2
+    ]  # fmt: skip
+    assert auto and set(auto) == {None}

@@ -351,7 +351,8 @@ def test_a_hand_at_the_table_on_every_screen(
 
 def test_the_compass_follows_the_seat_to_act(browser: Browser, server: Server) -> None:
     """When it is not the viewer's decision the compass lights the seat whose turn it is
-    (the View's `current`) without a countdown (other seats' deadlines are not sent)."""
+    (the View's `current`), with that seat's countdown when it has a clock (the View's
+    `turn_deadline`) and the tiles left when it has none (a bot, 托管, no timer)."""
     with watched_page(browser, PORTRAIT) as (page, context, _):
         room = seat_me(server, context, "hongzhong")
         open_table(page, server, room)
@@ -359,7 +360,7 @@ def test_the_compass_follows_the_seat_to_act(browser: Browser, server: Server) -
         for seat in (1, 2, 3):
             page.evaluate(
                 """s => { const g = window.majiang; g.legal = []; g.view.current = s;
-                         g.view.phase = 'turn'; g.draw(); }""",
+                         g.view.phase = 'turn'; g.view.turn_deadline = null; g.draw(); }""",
                 seat,
             )
             lit = page.locator(".compass .w.lit")
@@ -369,6 +370,17 @@ def test_the_compass_follows_the_seat_to_act(browser: Browser, server: Server) -
             assert page.inner_text(".compass .dial").strip() == str(
                 page.evaluate("window.majiang.view.live")
             )
+        page.evaluate(
+            """() => { const g = window.majiang; g.legal = []; g.view.current = 2;
+                      g.view.phase = 'turn'; g.view.turn_deadline = Date.now() + 20000;
+                      g.draw(); }"""
+        )
+        assert page.locator(".compass .w.lit").get_attribute("data-seat") == "2"
+        clock = page.locator(".compass .countdown")
+        assert (
+            clock.count() == 1 and 18 <= int("".join(filter(str.isdigit, clock.inner_text()))) <= 20
+        )
+        assert page.locator(".seat[data-seat='2'] .seat-head .countdown").count() == 1
         page.evaluate("() => { const g = window.majiang; g.view.phase = 'end'; g.draw(); }")
         assert page.locator(".compass .w.lit").count() == 0
 

@@ -610,6 +610,11 @@ class View(_Strict):
     window_tile: str | None
     window_from: int | None
     seats: list[SeatView]
+    turn_deadline: int | None = Field(
+        None,
+        description="the deadline (epoch ms) of the seat whose turn it is, for every page to "
+        "count down: null outside a turn or for a seat with no clock (a bot, 托管, no timer)",
+    )
 
 
 class TableState(_Strict):
@@ -621,6 +626,11 @@ class TableState(_Strict):
     window_tile: str | None
     window_from: int | None
     variant_state: dict[str, JsonValue]
+    turn_deadline: int | None = Field(
+        None,
+        description="the deadline (epoch ms) of the seat whose turn it is, for every page to "
+        "count down: null outside a turn or for a seat with no clock (a bot, 托管, no timer)",
+    )
 
 
 class HandEvent(_Strict):

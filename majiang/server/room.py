@@ -541,6 +541,7 @@ class Room:
         view = None
         if st is not None and st.result_ is None:
             view = view_json(self._observe(seat), seat)
+            view["turn_deadline"] = self._turn_deadline(self._observe(None))
         pending = self._pending.get(seat) if seat is not None else None
         return {
             "type": "snapshot",
@@ -997,12 +998,13 @@ class Room:
             "dealer": state.dealer,
             "commitment": self.commitment,
         }
-        table = _table(self._pub)
+        table = self._table(self._pub)
+        clock = {"turn_deadline": table["turn_deadline"]}
         for s in self._listeners():
-            out.send(s, self._message({**start, "view": view_json(self._observe(s), s)}, table, s))
-        out.send(
-            SPECTATORS, self._message({**start, "view": view_json(self._pub, None)}, table, None)
-        )
+            view = {**view_json(self._observe(s), s), **clock}
+            out.send(s, self._message({**start, "view": view}, table, s))
+        view = {**view_json(self._pub, None), **clock}
+        out.send(SPECTATORS, self._message({**start, "view": view}, table, None))
 
     def _play(self, action: Action, out: _Out) -> None:
         """Apply an action, then let seats whose only choice is pass pass."""
@@ -1040,7 +1042,7 @@ class Room:
         if out.replay:
             return
         self._refresh_pending(hand_events=bool(events))
-        table = _table(after)
+        table = self._table(after)
         if action is not None and not _visible(before, action) and action.seat in self._listeners():
             # its own hidden decision, told to it alone, first and alike whether or not the
             # window closes with it: whether another seat still decides is hidden (3.1)
@@ -1048,7 +1050,7 @@ class Room:
                 "type": "event",
                 "seq": self.seq - len(events),
                 "event": action.to_json(),
-                "table": _table(before),
+                "table": self._table(before),
                 "legal": [],
                 "deadline": None,
                 "restrictions": [],  # what follows says; the echo must not tell (3.1)
@@ -1192,7 +1194,7 @@ class Room:
         if out.replay:
             return
         self._refresh_pending(hand_events=False)
-        table = _table(self._pub) if self._pub is not None and self.state is not None else None
+        table = self._table(self._pub) if self._pub is not None and self.state is not None else None
         for s in self._listeners():
             out.send(s, self._message(event, table, s))
         out.send(SPECTATORS, self._message(event, table, None))
@@ -1216,6 +1218,19 @@ class Room:
             "deadline": pending.deadline if pending else None,
             "restrictions": self._restrictions(s if to == -1 else to),
         }
+
+    def _table(self, obs: Observation) -> dict[str, JSON]:
+        """The public scalars of the hand (TableState) with the turn's deadline."""
+        return {**_table(obs), "turn_deadline": self._turn_deadline(obs)}
+
+    def _turn_deadline(self, obs: Observation) -> int | None:
+        """The deadline of the seat whose turn it is: public, as whose turn it is is, so every
+        page can count it down; None outside a turn or for a seat with no clock (a bot, 托管,
+        no timer). A claim window's deciders are hidden (docs/protocol.md), so none there."""
+        if str(obs.phase) != "turn":
+            return None
+        pending = self._pending.get(obs.current)
+        return pending.deadline if pending is not None else None
 
     def _listeners(self) -> list[int]:
         """Seats with a connection (bots have none)."""

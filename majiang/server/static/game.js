@@ -277,6 +277,7 @@ export class Game {
     this.newLegal();
     this.deadline = msg.deadline;
     if (fresh) this.restrictions = msg.restrictions || []; // an echo of an own decision tells none
+    if (fresh && this.view && msg.table) this.view.turn_deadline = msg.table.turn_deadline ?? null; // 托管 on or off changes it
     if (ev.type === "hand_start") {
       this.view = ev.view;
       this.dealer = ev.dealer;
@@ -900,6 +901,7 @@ export class Game {
     else if (motion.discard != null) playSound("discard");
     if (turn && !this.wasTurn) playSound("turn");
     this.wasTurn = turn;
+    const othersClock = view.phase === "turn" && view.current !== this.seat ? view.turn_deadline || null : null;
     return {
       info: this.info,
       seats,
@@ -920,8 +922,10 @@ export class Game {
       selected: this.selected,
       discardable: turn ? new Set(discards.map((a) => a.tile)) : null,
       tingTiles,
-      deadline: this.deadline,
-      clockSeat: this.legal.length ? this.seat : null,
+      // the viewer's own deadline while it decides, else the deadline of the seat whose turn
+      // it is (public: docs/protocol.md TableState.turn_deadline)
+      deadline: this.legal.length ? this.deadline : othersClock,
+      clockSeat: this.legal.length ? this.seat : othersClock ? view.current : null,
       pointer: pointerSeat({ current: view.current, phase: view.phase, mine: this.seat, deciding: this.legal.length > 0 }),
       motion,
       variantState: vs,
