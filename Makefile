@@ -64,7 +64,7 @@ test-js:
 test: lint typecheck lint-js test-js unit
 
 screenshots: $(STAMP)
-	MAJIANG_SCREENSHOTS=1 $(BIN)/python -m pytest tests/test_web.py tests/test_web_client.py
+	MAJIANG_SCREENSHOTS=1 $(BIN)/python -m pytest tests/test_web.py tests/test_web_client.py tests/test_web_table.py tests/test_web_pace.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

@@ -478,6 +478,7 @@ def test_the_replay_viewer_steps_through_a_finished_match(
         winners = page.locator(".scores.final tr:has(.badge.win) td:first-child").all_inner_texts()
         assert len(winners) == (totals.count(max(totals)) if max(totals) > 0 else 0)
         no_raw_json(page)
+        page.screenshot(path=str(SHOTS / "final.png"), full_page=True)
         page.click(f"a[href='/replay/{room}']")
         page.wait_for_selector(".replay .table")
         assert page.locator(".replay .seat .hand svg.tile:not(.back)").count() >= 4 * 13
