@@ -13,14 +13,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from test_server import TIMEOUT, Server, serve_sqlite
 from webkit import (
     DESKTOP,
     PHONE,
     SHOTS,
     Player,
-    launch,
     no_raw_json,
     no_sideways_scroll,
     watched_page,
@@ -32,14 +31,6 @@ from majiang.rules import VARIANTS
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from serve_sqlite(tmp_path_factory, "web")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from test_server import TIMEOUT, Server, serve_sqlite
-from webkit import DESKTOP, Player, launch, watched_page
+from webkit import DESKTOP, Player, watched_page
 
 from majiang.rules import VARIANTS
 
@@ -71,14 +71,6 @@ VISIBLE = """() => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from serve_sqlite(tmp_path_factory, "web-lang")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def _english_words(variants: list[dict[str, object]]) -> set[str]:

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 from test_server import TIMEOUT, Server, serve_sqlite
-from webkit import PHONE, SHOTS, Player, launch, no_raw_json, no_sideways_scroll, watched_page
+from webkit import PHONE, SHOTS, Player, no_raw_json, no_sideways_scroll, watched_page
 
 PACE = [300, 600]
 """The room's bot pace: short, so the test is, but a pace a person can follow."""
@@ -25,14 +25,6 @@ an 8-hand match within seconds of the timeout."""
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from serve_sqlite(tmp_path_factory, "pace")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def sit(page: Page, server: Server, body: dict[str, object]) -> str:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 from test_server import TIMEOUT, Server, serve_sqlite
-from webkit import SHOTS, Player, launch, no_raw_json, no_sideways_scroll, watched_page
+from webkit import SHOTS, Player, no_raw_json, no_sideways_scroll, watched_page
 
 from majiang.rules import VARIANTS
 
@@ -46,14 +46,6 @@ SOUND_COUNTER = """
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     yield from serve_sqlite(tmp_path_factory, "webtable")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def seat_me(server: Server, context: BrowserContext, variant: str, hands: int = 1) -> str:
