@@ -109,7 +109,7 @@ def test_a_dropped_connection_is_shown_until_the_seat_is_live_again(
             take_seat(page, srv, made)
             player = Player(page, seed=5)
             player.until_turn()
-            assert page.locator(".clock .countdown[data-deadline]").count() == 1
+            assert page.locator(".compass .countdown[data-deadline]").count() == 1
             srv.stop()
             page.wait_for_selector(".banner.warn", timeout=2000)
             page.wait_for_timeout(4000)  # the banner must outlast the reconnect attempts
@@ -227,7 +227,8 @@ def test_the_replay_viewer_is_readable_on_a_phone(browser: Browser, server: Serv
         for _ in range(3):
             no_sideways_scroll(page)
             widths = page.locator(".replay .table svg.tile").evaluate_all(
-                "els => els.map(e => e.getBoundingClientRect().width)"
+                "els => els.filter(e => e.getClientRects().length)"  # shown ones
+                ".map(e => e.getBoundingClientRect().width)"
             )
             assert widths and min(widths) >= 20, sorted(widths)[:5]
             for box in page.locator(".replay-nav button").evaluate_all(

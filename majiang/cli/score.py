@@ -306,7 +306,7 @@ def _reason(variant: Variant, ident: str, fallback: str) -> str:
     """Why a win is refused, in the variant's declared words (its restriction ``ident``)."""
     for r in variant.restrictions:
         if r.id == ident:
-            return f"{r.rule} ({r.zh})"
+            return f"{r.rule} ({r.zh}: {r.rule_zh})"
     return fallback
 
 

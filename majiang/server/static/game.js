@@ -738,7 +738,8 @@ export class Game {
     this.drawnActed = this.acted;
     this.drawnGen = this.legalGen;
     if (!this.ws) {
-      this.renderJoin();
+      // the join form stays as the visitor left it (a redraw would reset a typed name)
+      if (!this.app.querySelector("#join-form")) this.renderJoin();
       return;
     }
     setWhere(`${t("room", { room: this.number })} · ${variantName(this.info)}`);
