@@ -75,9 +75,9 @@ def test_a_player_who_looks_away_is_played_at_the_pace_and_takes_the_seat_back(
         assert box is not None and box["height"] >= 44 and box["width"] >= 120, box
         text = page.inner_text("body")
         dealer = page.evaluate("window.majiang.view.dealer")
-        for seat in (1, 2, 3):  # each bot by its wind in the hand (as the table marks it)
-            wind = ["东家", "南家", "西家", "北家"][(seat - dealer) % 4]
-            assert f"{wind}·机器人(普通)" in text, text[:400]
+        for seat in (1, 2, 3):  # each bot: its wind in the hand marks it, its name its level
+            head = page.inner_text(f".seat[data-seat='{seat}'] .seat-head")
+            assert "东南西北"[(seat - dealer) % 4] in head and "机器人(普通)" in head, head
         assert "greedy" not in text
         no_sideways_scroll(page)
         no_raw_json(page)

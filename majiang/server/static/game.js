@@ -8,7 +8,7 @@ import { discardWhy, missedOffers, reasonText } from "./reasons.js";
 import { finalHtml, settlementHtml } from "./settle.js";
 import { claimOrder, motionKey, newMotion, pointerSeat } from "./layout.js";
 import { hintsButton, hintsOn, playSound, soundButton, toggleHints, toggleSound } from "./sound.js";
-import { esc, tableHtml, uniqueNames } from "./table.js";
+import { esc, tableHtml, uniqueNames, windOf } from "./table.js";
 import { formatTiles, parseTiles, sortTiles, tileSvg } from "./tiles.js";
 import { confirmBox, countdownHtml, refreshRules, setWhere, showRulesButton, toast } from "./ui.js";
 
@@ -814,7 +814,7 @@ export class Game {
       }
     }
     const name = s.name == null ? `<i>${esc(t("free_seat"))}</i>` : esc(this.names()[s.seat]);
-    return `<li class="seatrow" data-seat="${s.seat}"><span class="no">${s.seat}</span><span class="name">${name}</span>${badges.join("")}${ready}<span class="grow"></span>${tools}</li>`;
+    return `<li class="seatrow" data-seat="${s.seat}"><span class="no">${esc(windOf(s.seat, windDealer(this.view ? this.view.dealer : this.dealer, this.room.options)))}</span><span class="name">${name}</span>${badges.join("")}${ready}<span class="grow"></span>${tools}</li>`;
   }
 
   waitingScreen() {
@@ -888,7 +888,9 @@ export class Game {
     const room = this.room;
     const mine = this.seat ?? 0;
     const names = this.names();
-    const seats = view.seats.map((s, i) => ({ ...s, ...room.seats[i], name: names[i] }));
+    // at the table a bot seat's wind is its mark, so its name row says only the bot's level
+    const named = (i) => (room.seats[i].bot ? botLevel(room.seats[i].bot, this.botNames, t, getLang()) : names[i]);
+    const seats = view.seats.map((s, i) => ({ ...s, ...room.seats[i], name: named(i) }));
     const canPlay = this.seat != null;
     const discards = this.legal.filter((a) => a.type === "discard");
     const hints = canPlay && hintsOn() ? this.hints() : null;
