@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -377,6 +378,9 @@ def test_four_humans_play_a_hand_in_one_room(browser: Browser, server: Server) -
         assert link.endswith(f"/?room={room}")
         for i, page in enumerate((b, c, d)):
             page.goto(link)
+            page.wait_for_selector("#join-form")
+            shown = page.inner_text(".room-info")  # what is joined: the room's rules by name
+            assert "局数" in shown and "红中" in shown and "1" in shown, shown
             page.fill("#join-form input[name=name]", f"P{i + 1}")
             page.click("#join-form button")
             page.wait_for_selector(".seats")
@@ -506,4 +510,6 @@ def test_the_replay_viewer_steps_through_a_finished_match(
         bad.write_text("{not json")
         page.set_input_files("#record-file", str(bad))
         page.wait_for_selector("#toast:not([hidden])")
+        toast = page.inner_text("#toast")  # in the page's language, not the browser's English
+        assert "对局记录" in toast and not re.search("[A-Za-z]", toast), toast
         no_raw_json(page)

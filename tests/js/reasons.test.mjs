@@ -3,7 +3,7 @@
 import "./shim.mjs";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { blockedTiles, discardWhy, limiting, missedOffers, reasonText } from "../../majiang/server/static/reasons.js";
+import { blockedTiles, canChi, discardWhy, limiting, missedOffers, reasonText } from "../../majiang/server/static/reasons.js";
 
 const DECLARED = [
   { id: "zhuada", zh: "抓打", en: "wild thrown", limits: ["discard", "win", "claim", "kong"],
@@ -92,4 +92,25 @@ test("a reason reads the declared sentence in the language, its detail filled in
   const escaped = reasonText({ id: "x", detail: "1m", declared: { zh: "<b>", en: "b", now: { zh: "<{}>", en: "" } } },
     "zh", () => "<i>", (x) => x.replace(/</g, "&lt;"));
   assert.equal(escaped, "&lt;<i>>");
+});
+
+test("a run or three of a kind of the discarded tile with no 吃 or 杠 offered is told with the claim restrictions in force", () => {
+  const zhuada = [{ id: "zhuada", detail: "S3" }];
+  const base = { phase: "claim", seat: 2, current: 1, windowTile: "5s", windowFrom: 1, wild: null, declared: DECLARED,
+    waits: [], legal: [{ type: "pass" }] };
+  const three = missedOffers({ ...base, hand: ["5s", "5s", "5s", "9m"], inForce: zhuada });
+  assert.deepEqual(three.map((m) => m.what), ["kong", "peng"]);
+  const run = missedOffers({ ...base, hand: ["3s", "4s", "9m"], inForce: zhuada });
+  assert.deepEqual(run.map((m) => [m.what, m.reasons.map((r) => r.id)]), [["chi", ["zhuada"]]]);
+  // 吃 only of the previous seat's discard, only where the variant has it, only with a reason
+  assert.deepEqual(missedOffers({ ...base, windowFrom: 0, hand: ["3s", "4s"], inForce: zhuada }), []);
+  assert.deepEqual(missedOffers({ ...base, chi: false, hand: ["3s", "4s"], inForce: zhuada }), []);
+  assert.deepEqual(missedOffers({ ...base, hand: ["3s", "4s"], inForce: [] }), []);
+  assert.deepEqual(missedOffers({ ...base, hand: ["3s", "4s"], legal: [{ type: "chi" }, { type: "pass" }], inForce: zhuada }), []);
+});
+
+test("canChi finds the three runs a suit tile can join, and none for honours", () => {
+  assert.ok(canChi(["3s", "4s"], "5s") && canChi(["4s", "6s"], "5s") && canChi(["6s", "7s"], "5s"));
+  assert.ok(!canChi(["4s", "7s"], "5s") && !canChi(["3m", "4m"], "5s") && !canChi(["8p", "9p"], "1p"));
+  assert.ok(!canChi(["1z", "2z"], "3z") && !canChi([], "5s"));
 });

@@ -131,7 +131,7 @@ export class Game {
       ? `<form id="join-form" class="row"><label>${esc(t("your_name"))} <input name="name" maxlength="32" required value="${esc(lastName() || t("default_name"))}"></label>` +
         `<button type="submit" class="primary">${esc(t("join"))}</button></form>`
       : `<p>${esc(why)}</p>`;
-    this.app.innerHTML = `<div class="card"><h2>${esc(t("room", { room: this.number }))} · ${esc(variantName(this.info))}</h2>${form}` +
+    this.app.innerHTML = `<div class="card"><h2>${esc(t("room", { room: this.number }))} · ${esc(variantName(this.info))}</h2>${this.roomInfoHtml()}${form}` +
       `<p><button type="button" data-act="watch">${esc(t("watch"))}</button></p></div>`;
     const f = this.app.querySelector("#join-form");
     if (f) {
@@ -511,6 +511,7 @@ export class Game {
       drawn: turn ? mine.drawn : null,
       hand,
       wild: view.wild,
+      chi: !this.declaredRestrictions().some((d) => d.id === "no_chi"),
       legal: this.legal,
       inForce: this.restrictions,
       declared: this.declaredRestrictions(),

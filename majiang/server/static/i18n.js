@@ -215,6 +215,7 @@ const STRINGS = {
   error: ["出错了：{m}", "Error: {m}"],
   net_error: ["连不上服务器", "Cannot reach the server"],
   bad_file: ["文件不是对局记录：{m}", "Not a record file: {m}"],
+  not_json: ["内容读不出来", "its text cannot be read as a record"],
   room_number_bad: ["房间号是 6 位数字", "A room number has 6 digits"],
   // client
   offline_wait: ["正在重新连接，连上之前不能操作", "Reconnecting: nothing can be done until the seat is back"],

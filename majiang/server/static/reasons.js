@@ -47,17 +47,29 @@ function standingWinRules(declared) {
     .map((d) => ({ id: d.id, detail: "", declared: d }));
 }
 
+/** Whether the hand (single tiles) holds two tiles that make a run with `tile` (a suit tile:
+ * 1m-9m, 1p-9p, 1s-9s): the shape a 吃 of it needs. */
+export function canChi(hand, tile) {
+  const m = /^([1-9])([mps])$/.exec(tile || "");
+  if (!m) return false;
+  const n = Number(m[1]);
+  const has = (k) => k >= 1 && k <= 9 && (hand || []).includes(`${k}${m[2]}`);
+  return (has(n - 2) && has(n - 1)) || (has(n - 1) && has(n + 1)) || (has(n + 1) && has(n + 2));
+}
+
 /**
  * The wins and claims the seat might expect but is not offered now, each with the reasons
- * in force: `[{what: "hu" | "peng", tile, reasons}]`.
+ * in force: `[{what: "hu" | "kong" | "peng" | "chi", tile, reasons}]`.
  *
  * `s` is the moment: `phase` ("turn", "claim", "rob" …), `seat`, `current`, `windowTile`,
  * `windowFrom`, `drawn` (the tile the seat drew, in its turn), `hand` (its single tiles),
- * `wild`, `legal` (its legal actions), `inForce`, `declared`, and `waits`: the tiles that
+ * `wild`, `chi` (false where the variant has no 吃), `legal` (its legal actions), `inForce`,
+ * `declared`, and `waits`: the tiles that
  * complete the hand without the tile in question (in a claim window the hand's waits, in
  * the seat's turn those of the hand without its drawn tile; null: not known yet).
  * A win is expected when that tile is among the waits (a drawn wild completes any ready
- * hand); a peng when the hand holds two of the discarded tile. Each is told with its
+ * hand); a peng when the hand holds two of the discarded tile, a kong three, a chi (of the
+ * previous seat's discard) two that make a run with it. Each is told with its
  * reasons only: those in force that limit it, and for a discard win the variant's declared
  * rule (`no_discard_win`) when nothing in force says more; with no reason, nothing.
  */
@@ -75,9 +87,15 @@ export function missedOffers(s) {
       if (reasons.length) out.push({ what: "hu", tile, reasons });
     }
     const same = (s.hand || []).filter((x) => x === tile).length;
-    if (s.phase === "claim" && same >= 2 && tile !== s.wild && !offered("peng")) {
-      const reasons = limiting(s.inForce, s.declared, "claim");
-      if (reasons.length) out.push({ what: "peng", tile, reasons });
+    if (s.phase === "claim" && tile !== s.wild) {
+      const expected = [];
+      if (same >= 3 && !offered("kong")) expected.push("kong");
+      if (same >= 2 && !offered("peng")) expected.push("peng");
+      if (s.chi !== false && s.windowFrom === (s.seat + 3) % 4 && canChi(s.hand, tile) && !offered("chi")) {
+        expected.push("chi");
+      }
+      const reasons = expected.length ? limiting(s.inForce, s.declared, "claim") : [];
+      if (reasons.length) for (const what of expected) out.push({ what, tile, reasons });
     }
   } else if (s.phase === "turn" && s.current === s.seat && s.drawn && discardTurn(legal)) {
     const tile = s.drawn;

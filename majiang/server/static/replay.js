@@ -51,8 +51,8 @@ export class Replay {
       let record;
       try {
         record = JSON.parse(await file.text());
-      } catch (err) {
-        toast(t("bad_file", { m: err.message }));
+      } catch {
+        toast(t("bad_file", { m: t("not_json") })); // the browser's own message is English
         return;
       }
       try {
