@@ -185,6 +185,8 @@ def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
     out = {k: copy.deepcopy(snapshot[k]) for k in ("seq", "room", "seat", "view", "legal")}
     for seat in out["room"]["seats"]:
         seat.pop("connected", None)
+    if out["view"] is not None:
+        out["view"].pop("turn_deadline", None)  # the turn's deadline is fresh too
     return out
 
 
