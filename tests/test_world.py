@@ -5,6 +5,7 @@ observation, and a filling that does not fit is refused by name."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
 from collections.abc import Iterator, Mapping
@@ -22,7 +23,7 @@ from majiang.engine.world import (
 )
 from majiang.errors import DealError, MajiangError
 from majiang.observation import Observation
-from majiang.values import Action, Phase
+from majiang.values import Action, MeldKind, Phase
 
 CASES: list[tuple[str, dict[str, object]]] = [
     ("guangdong", {}),
@@ -175,3 +176,66 @@ def test_the_observer_passes_it_made_are_read_from_its_legal_actions() -> None:
         if found >= 3:
             break
     assert found >= 1
+
+
+def _fits(known: frozenset[int], shown: set[int], chis: list[tuple[int, ...]]) -> bool:
+    """Brute force: is there a choice of claimed kind per chi, each 熟, with every 熟 kind
+    not shown among them (so ``known`` can be the 熟 kinds the table shows)?"""
+    return any(
+        all(k in known for k in pick) and known - shown <= set(pick)
+        for pick in itertools.product(*chis)
+    )
+
+
+def _table_tells_raw(state: HandState) -> bool:
+    """Can a taizhou claim window's discard be told 生 or 熟 from the table alone? Not when
+    a chi (which does not show which kind it claimed) may have claimed an earlier discard
+    of its kind and both readings fit the 熟 kinds shown."""
+    seat, tile = state.window_from, state.window_tile
+    assert seat is not None and tile is not None
+    shown = {t for s, pile in enumerate(state.discards) for t in (pile[:-1] if s == seat else pile)}
+    chis = []
+    for melds in state.melds:
+        for m in melds:
+            if m.source is not None and m.kind is MeldKind.CHI:
+                chis.append(tuple(m.tiles))
+            elif m.source is not None:
+                shown.add(m.tiles[0])
+    known = state.variant_state.known  # type: ignore[union-attr]
+    return tile in shown or not (_fits(known - {tile}, shown, chis) and _fits(known, shown, chis))
+
+
+RESTORE_CASES = [
+    *CASES,
+    ("taizhou", {"sheng_phase": False}),
+    ("taizhou", {"wild_mode": "fixed_white", "sheng_phase": False}),
+]
+
+
+@pytest.mark.parametrize(("variant", "options"), RESTORE_CASES)
+def test_a_rebuilt_world_keeps_the_variant_state_and_taizhou_sheng_of_every_window(
+    variant: str, options: dict[str, object]
+) -> None:
+    """生牌 (docs/rules/taizhou.md, 包三家): at every claim window of seeded hands, the world
+    rebuilt from any seat's view has the real variant state, the window discard's 生 flag
+    included, also after a chi took an earlier discard of its kind (a chi's claimed tile is
+    not shown, but the 熟 kinds shown tell it). Only where both readings fit the table may
+    the flag differ, and those windows are few."""
+    windows = untold = 0
+    for seed in range(40):
+        for state in _moments(variant, options, seed):
+            if state.phase not in (Phase.CLAIM, Phase.ROB):
+                continue
+            windows += 1
+            tells = variant != "taizhou" or state.phase is Phase.ROB or _table_tells_raw(state)
+            untold += not tells
+            for seat in (0, 1, 2, 3, None):
+                obs = _view(state, seat)
+                got = world_from_observation(obs, hidden_of(state, seat)).variant_state
+                if tells:
+                    assert got == state.variant_state, (seed, seat)
+                else:
+                    real = state.variant_state
+                    assert got._replace(last=None) == real._replace(last=None)  # type: ignore[union-attr]
+    assert windows > 100
+    assert untold * 50 <= windows

@@ -254,18 +254,50 @@ def _json_list(value: JSON) -> list[JSON]:
     return value if isinstance(value, list) else []
 
 
-def _shown_elsewhere(view: HandView, seat: int, tile: int) -> bool:
-    """Is a discard of ``tile``'s kind on the table besides ``seat``'s last discard: in a
-    discard pile, or as a peng or kong claimed from a discard?"""
+def _discarded_kinds(view: HandView, seat: int) -> tuple[set[int], list[tuple[int, ...]]]:
+    """The kinds the table shows were discarded before ``seat``'s last discard (in a pile,
+    or claimed by a peng or kong), and the kinds of each chi, one of which it claimed."""
+    shown: set[int] = set()
     for s, pile in enumerate(view.discards):
-        rest = pile[:-1] if s == seat else pile
-        if tile in rest:
+        shown.update(pile[:-1] if s == seat else pile)
+    chis: list[tuple[int, ...]] = []
+    for melds in view.melds:
+        for m in melds:
+            if m.source is None:
+                continue
+            if m.kind == M_CHI:
+                chis.append(tuple(sorted(set(m.tiles))))
+            else:
+                shown.add(m.tiles[0])
+    return shown, chis
+
+
+def _was_known(view: HandView, seat: int, tile: int, known: frozenset[int]) -> bool:
+    """Was ``tile`` 熟 before ``seat`` just discarded it (``known``: the 熟 kinds after)?
+    Yes if its kind shows in another discard or a peng or kong claimed from one. Else only
+    a chi can have claimed an earlier discard of it, and a chi does not show which of its
+    kinds it claimed: every chi claimed a 熟 kind and every 熟 kind not shown was claimed by
+    a chi, so the kind was 熟 when ``known`` without it cannot be so explained. When both
+    readings fit the table cannot tell; the discard is taken as 生, as when no chi holds it."""
+    shown, chis = _discarded_kinds(view, seat)
+    if tile in shown:
+        return True
+    return not _explained(known - {tile}, shown, chis) and _explained(known, shown, chis)
+
+
+def _explained(known: frozenset[int], shown: set[int], chis: list[tuple[int, ...]]) -> bool:
+    """Can ``known`` be the 熟 kinds: every chi claimed a kind of it, and every kind of it
+    not ``shown`` is one a chi claimed?"""
+    need = known - shown
+
+    def fit(i: int, left: frozenset[int]) -> bool:
+        if len(left) > len(chis) - i:
+            return False
+        if i == len(chis):
             return True
-    return any(
-        m.source is not None and m.kind != M_CHI and m.tiles[0] == tile
-        for melds in view.melds
-        for m in melds
-    )
+        return any(fit(i + 1, left - {k}) for k in chis[i] if k in known)
+
+    return fit(0, frozenset(need))
 
 
 def _state(view: HandView) -> TaizhouState:
@@ -317,9 +349,7 @@ class TaizhouRules(BaseRules):
     def restore_state(self, view: HandView, shown: Mapping[str, JSON]) -> TaizhouState:
         """熟 kinds and the 得 throwers are shown; what 包三家 needs about the open window's
         discard (or added kong) is worked out from the world's tiles. Whether that discard
-        was 生 is read from the table: it was unless its kind shows elsewhere, in another
-        discard or a peng or kong claimed from a discard (a chi's claimed tile is not shown,
-        so a chi does not count)."""
+        was 生 is read from the table (``_was_known``)."""
         known = frozenset(
             int(parse_tile(t)) for t in _json_list(shown.get("known")) if isinstance(t, str)
         )
@@ -330,7 +360,7 @@ class TaizhouRules(BaseRules):
         last = None
         if seat is not None and tile is not None and view.phase in (Phase.CLAIM, Phase.ROB):
             before = known
-            if view.phase == Phase.CLAIM and not _shown_elsewhere(view, seat, tile):
+            if view.phase == Phase.CLAIM and not _was_known(view, seat, tile, known):
                 before = known - {tile}
             last = _last_discard(view, seat, tile, before)
         return TaizhouState(known, no_win, wild_thrown, last)
