@@ -25,6 +25,7 @@ S0 1z, S1 2z, S2 3z, S3 4z.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -46,6 +47,7 @@ from recordkit import (
     ts,
 )
 
+from majiang.bots import GreedyBot, GreedyPlusBot
 from majiang.cli.score import score
 from majiang.engine.state import Action, HandState
 from majiang.engine.wall import deal_from_wall, full_set
@@ -1802,3 +1804,28 @@ def test_no_flowers_in_taizhou(flower: str) -> None:
     hand = hand_entry(deal, autoplay="tsumogiri")
     with pytest.raises(RecordError, match=f"more {flower} than the set holds"):
         replay(record(hand))
+
+
+@pytest.mark.parametrize(
+    ("dealer_hand", "kongs"),
+    [
+        # 123m 456m 222p 234p + 9s 1z: one from ready; konging 2p breaks 234p (two from ready)
+        ("123m456m2222p34p9s1z", True),
+        # 134m 12222p 33p 478p 4z: two from ready; konging 2p leaves it four from ready
+        ("134m1222233478p4z", False),
+    ],
+)
+def test_greedy_plus_declares_a_kong_one_step_slower_since_taizhou_kongs_pay_5_4(
+    dealer_hand: str, kongs: bool
+) -> None:
+    # RULES.md 5.4: a kong pays by itself (exposed 8/16, concealed 16/32 胡), so taizhou's
+    # PlayHints(kong=1) has greedy+ declare a concealed kong that leaves the hand one step
+    # (shanten) further from ready, and not one two steps further. greedy (no hints) does
+    # not give up a step for it.
+    st = state([dealer_hand, "*", "*", "*"])
+    obs = st.observation(0)
+    assert "S0 kong 2p" in legal(st, 0)
+    plus = GreedyPlusBot(random.Random(0)).act(obs, obs.legal)
+    assert (plus.type == "kong" and plus.tile == t("2p")) is kongs, plus
+    plain = GreedyBot(random.Random(0)).act(obs, obs.legal)
+    assert plain.type == "discard", plain
