@@ -337,6 +337,59 @@ def test_wild_in_melds_added_kong(on: bool) -> None:
         assert state.drawn == t("9s")
 
 
+@pytest.mark.parametrize("on", [True, False])
+def test_wild_in_melds_concealed_kong_of_one_natural_and_three_wilds(on: bool) -> None:
+    # 2.1: a wild may stand in a kong, which needs at least one natural tile; so with
+    # wild_in_melds the dealer holding three wilds (555z) may kong any kind he holds once
+    # with them (7z + 5z5z5z), and the 1s he holds twice also with two wilds. With the
+    # option off melds use natural tiles only: no kong at all.
+    hands = ["7z555z147m147p147s 1s", KA, KB, KC]
+    state = state1(hands, options={"wild_in_melds": on})
+    kongs = {a for a in legal(state, 0) if " kong " in a}
+    singles = ["1m", "4m", "7m", "1p", "4p", "7p", "4s", "7s", "7z"]
+    three_wilds = {f"S0 kong {x} {format_tiles(sorted([t(x), *tiles('555z')]))}" for x in singles}
+    assert "S0 kong 7z 5557z" in three_wilds
+    if on:
+        assert kongs == three_wilds | {"S0 kong 1s 1s555z", "S0 kong 1s 11s55z"}
+    else:
+        assert kongs == set()
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_wild_in_melds_direct_kong_of_a_discard_with_three_wilds(on: bool) -> None:
+    # 2.1: S2 holds three wilds (555z) and no 7z. S0 discards 7z: with wild_in_melds S2 may
+    # kong it with the three wilds (the discard is the natural tile) or peng it with two;
+    # with the option off nobody has a claim.
+    hands = [A + " 7z", KB, "555z369m369p369s4z", "258m369p147s346z1z"]
+    state = state1(hands, options={"wild_in_melds": on})
+    drive(state, [(0, "discard", "7z")])
+    if not on:
+        assert state.phase == "turn" and state.current == 1
+        return
+    assert set(state.window_options) == {2}
+    assert legal(state, 2) == {"S2 kong 7z 555z", "S2 peng 55z", "S2 pass"}
+    drive(state, [(2, "kong", "7z", "5z5z5z")])
+    meld = state.melds[2][0]
+    assert (meld.kind, meld.tiles, meld.wilds) == ("kong_direct", (t("7z"),) * 4, 3)
+
+
+def test_wild_in_melds_peng_with_1m_wilds_offered_to_seats_other_than_the_chi_seat() -> None:
+    # 2.1 with 翻财神: the indicator 1m makes the other three 1m the wilds (the first kind,
+    # index 0). S0 discards 7z; S1 (the chi seat) has no claim on it; S2 holds one 7z and one
+    # wild, S3 two wilds and no 7z: each may peng it with its wilds, though neither holds two
+    # 7z.
+    hands = [KA + " 7z", KB, "1m36m369p369s346z7z", "11m9m58m147p258s12z"]
+    state = state1(hands, indicator="1m", options={"wild_mode": "flipped"})
+    assert state.wild == t("1m")
+    drive(state, [(0, "discard", "7z")])
+    assert set(state.window_options) == {2, 3}
+    assert legal(state, 2) == {"S2 peng 1m7z", "S2 pass"}
+    assert legal(state, 3) == {"S3 peng 11m", "S3 pass"}
+    drive(state, [(2, "pass"), (3, "peng", None, "1m1m")])
+    meld = state.melds[3][0]
+    assert (meld.kind, meld.tiles, meld.source, meld.wilds) == ("peng", (t("7z"),) * 3, 0, 2)
+
+
 def test_discarded_wild_is_never_claimed() -> None:
     # L = 3. The dealer discards a 5z. S3 (11m 33m 55p 77p 99s 44z 8p, no wild) would
     # complete seven pairs with it and a discard win dealer -> non-dealer is legal at 3老;
