@@ -12,9 +12,12 @@ was built from (tests/test_world.py checks this over random games).
 What an observation does not carry is public history the engine keeps for a few rules:
 the order of each seat's own draws, kongs and discards (hangzhou's 飘 chain, RULES.md
 2.4), whether the current turn began with a kong replacement, which kinds another seat
-passed on (漏胡 / 漏碰, D8). The world reads them the simplest way the table allows
-(``seat_logs``; ``after_kong`` from the caller; the observer's own passes from its legal
-actions; nobody else's) and says so here, since a rollout's scoring depends on them.
+passed on (漏胡 / 漏碰, D8), which kind each chi claimed. The world reads them the simplest
+way the table allows (``seat_logs``; ``after_kong`` from the caller; the observer's own
+passes from its legal actions; nobody else's) and says so here, since a rollout's scoring
+depends on them. Taizhou's hook reads whether the open window's discard was 生 from the 熟
+kinds shown, which tell it unless a chi holding the kind may have claimed an earlier
+discard of it; then it takes the discard as 生 (rules/taizhou.py ``_was_known``).
 """
 
 from __future__ import annotations
