@@ -51,10 +51,11 @@ from majiang.bots import GreedyBot, GreedyPlusBot
 from majiang.cli.score import score
 from majiang.engine.state import Action, HandState
 from majiang.engine.wall import deal_from_wall, full_set
+from majiang.engine.world import hidden_of, world_from_observation
 from majiang.errors import RecordError
 from majiang.hand import is_winning, shanten
 from majiang.records import replay, replay_match
-from majiang.rules.taizhou import TAIZHOU
+from majiang.rules.taizhou import TAIZHOU, TaizhouState
 from majiang.scoring import deltas
 from majiang.tiles import format_tiles
 
@@ -1829,3 +1830,22 @@ def test_greedy_plus_declares_a_kong_one_step_slower_since_taizhou_kongs_pay_5_4
     assert (plus.type == "kong" and plus.tile == t("2p")) is kongs, plus
     plain = GreedyBot(random.Random(0)).act(obs, obs.legal)
     assert plain.type == "discard", plain
+
+
+def test_sheng_a_discard_chied_before_makes_its_kind_known_also_in_a_rebuilt_world_5_2() -> None:
+    # 5.2: a raw tile is a kind nobody has discarded yet, claimed discards included. S0
+    # discards 4m and S1 chis it with 35m; S2 later draws and discards a 4m, which S0 may
+    # peng: that 4m is 熟 (known), not 生. A world rebuilt from any seat's view (the search
+    # bot's, majiang.engine.world) says so too, though a chi does not show which kind it
+    # claimed: 3m and 5m were never discarded, so the chi must have claimed the 4m.
+    st = state(["*444m", "*35m1z", "*", "*"], draws="4m")
+    run(st, [(0, "discard", "4m"), (1, "chi", "35m"), (1, "discard", "1z")])
+    run(st, [(2, "discard", "4m")])
+    assert st.phase == "claim" and "S0 peng" in legal(st, 0)
+    real = st.variant_state
+    assert isinstance(real, TaizhouState) and real.last is not None
+    assert real.last.tile == t("4m") and not real.last.raw
+    for seat in (0, 1, 2, 3, None):
+        obs = st.observation(seat) if seat is not None else st.public_observation()
+        world = world_from_observation(obs, hidden_of(st, seat))
+        assert world.variant_state == real, seat

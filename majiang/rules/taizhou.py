@@ -295,7 +295,11 @@ def _explained(known: frozenset[int], shown: set[int], chis: list[tuple[int, ...
             return False
         if i == len(chis):
             return True
-        return any(fit(i + 1, left - {k}) for k in chis[i] if k in known)
+        kinds = chis[i]
+        # claiming a kind still to explain, or (all alike) one explained already
+        if any(k in known and k not in left for k in kinds) and fit(i + 1, left):
+            return True
+        return any(fit(i + 1, left - {k}) for k in kinds if k in left)
 
     return fit(0, frozenset(need))
 
