@@ -409,7 +409,11 @@ def _replay_hand(match: Match, index: int, hand: object, step: Step = _no_step) 
                     void.add(action.seat)
                     continue
                 raise RecordError("the hand has already ended")
-            if state.phase != "turn" and not _belongs_to_window(state, action, decided):
+            if (
+                state.phase != "turn"
+                and action.type != "escape"  # FORMAT.md: it ends the hand at once
+                and not _belongs_to_window(state, action, decided)
+            ):
                 state.close_window()
                 decided = set()
                 step(state, None)
