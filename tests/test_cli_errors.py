@@ -204,6 +204,19 @@ def test_replay_bad_files_are_one_line(capsys: pytest.CaptureFixture[str], tmp_p
     assert "cannot read record" in error_of(capsys, "replay", str(tmp_path))
 
 
+def test_replay_refuses_a_name_with_a_lone_surrogate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 35, E3: ``\\ud800`` is valid JSON but no character; replay names the player
+    (exit 2, one line) instead of accepting a record it could not write back."""
+    record = json.loads((GOLDEN / "GD-1.json").read_text())["record"]
+    record["players"][2] = "Cy\ud800"
+    path = tmp_path / "surrogate.json"
+    path.write_text(json.dumps(record))  # ASCII: the escape as written, \\ud800
+    err = error_of(capsys, "replay", str(path))
+    assert "players[2]" in err and "surrogate" in err
+
+
 def test_one_line_even_when_the_input_has_newlines(capsys: pytest.CaptureFixture[str]) -> None:
     err = error_of(capsys, "waits", "123m\n456m")
     assert "123m" in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import re
 import weakref
 from pathlib import Path
 from typing import Any
@@ -278,6 +279,39 @@ def test_a_discard_without_its_tile_is_rejected() -> None:
 def test_players_are_written_back_as_given() -> None:
     record = gd1()
     assert record_json(replay_match(record))["players"] == ["Ann", "Bo", "Cy", "Di"]
+
+
+# -- issue 35, E3: a player name is text UTF-8 can write back (FORMAT.md 2, players)
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('"Bo\\ud800"', "lone surrogate (U+D800)"),
+        ('"\\udc00"', "lone surrogate (U+DC00)"),
+        ('"Bo\\u0007"', "control character"),
+        ('"Bo\\n"', "control character"),
+        ('"Bo\\u009b"', "control character"),
+    ],
+)
+def test_a_name_that_is_not_text_is_refused(tmp_path: Path, text: str, words: str) -> None:
+    """A valid JSON escape that is no character (a lone surrogate), or a control character,
+    in ``players``: RecordError naming the player, from load's document and from replay."""
+    raw = json.dumps(gd1()).replace('"Bo"', text)
+    path = tmp_path / "name.json"
+    path.write_text(raw, encoding="utf-8")
+    record = load(path)
+    for read in (replay, replay_match):
+        with pytest.raises(RecordError, match=re.escape(words)) as info:
+            read(record)
+        assert info.value.field == "players[1]", str(info.value)
+
+
+def test_names_in_any_script_replay_and_encode() -> None:
+    """Text names (Chinese, emoji beyond the BMP, spaces) are kept and written back."""
+    record = gd1()
+    record["players"] = ["阿明", "Zoë", "🀄 Di", "a b"]
+    back = record_json(replay_match(record))
+    assert back["players"] == record["players"]
+    json.dumps(back, ensure_ascii=False).encode("utf-8")
 
 
 # -- issue 12, item 14: hainan's last drawable tile (RULES.md 3.2, FORMAT.md 2 `pass`)

@@ -4,6 +4,7 @@ and the record replayer, and over HTTP against a real `majiang serve`."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -249,3 +250,36 @@ def test_replays_travel_gzip_compressed(server: Server) -> None:
     assert sizes["gzip"] * 10 < sizes["identity"], sizes
     small = httpx.get(f"{server.http}/api/bots", headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in small.headers  # short answers go as they are
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Bo\\ud800", "lone surrogate"),
+        ("Bo\\u0007", "control character"),
+        ("\\u001b[2J", "control character"),
+    ],
+)
+def test_names_that_are_not_text_are_refused(server: Server, name: str, words: str) -> None:
+    """Issue 35, E3: room creation and joining refuse a name with a lone surrogate (a valid
+    JSON escape, no character) or a control character: 422 naming ``name``, no seat taken;
+    an uploaded record with one is refused naming the player."""
+    headers = {"content-type": "application/json"}
+    with httpx.Client(base_url=server.http, timeout=TIMEOUT, headers=headers) as http:
+        body = f'{{"variant": "guangdong", "name": "{name}"}}'
+        r = http.post("/api/rooms", content=body.encode())
+        assert r.status_code == 422, r.text
+        message = r.json()["error"]["message"]
+        assert message.startswith("name") and words in message, message
+        room = http.post("/api/rooms", json={"variant": "guangdong"}).json()["room"]
+        r = http.post(f"/api/rooms/{room}/join", content=f'{{"name": "{name}"}}'.encode())
+        assert r.status_code == 422, r.text
+        message = r.json()["error"]["message"]
+        assert message.startswith("name") and words in message, message
+        seats = http.get(f"/api/rooms/{room}").json()["seats"]
+        assert [s["name"] for s in seats][1:] == [None, None, None]
+        record = json.dumps(played("guangdong", seed=1, hands=1)).replace(
+            '"players": ["East",', f'"players": ["{name}",'
+        )
+        r = http.post("/api/replay", content=record.encode())
+        assert r.status_code == 422 and "players[0]" in r.json()["error"]["message"], r.text

@@ -181,6 +181,8 @@ class HandState:
         self.burned: list[int] = []
         """Tiles taken from the back and put out of play (variants that burn tiles)."""
         self.history: list[Action] = []
+        self._unlisted: tuple[int, tuple[int, ...]] = (-1, ())
+        """(len(history), seats) when the last window resolved: its seats passed unlisted."""
         self.result_: HandResult | None = None
         self._ended_at = -1
         self._turn_cache: list[Action] | None = None
@@ -495,6 +497,7 @@ class HandState:
             bad = malformed(action)
             if bad is not None:
                 raise IllegalActionError(bad)
+            self.history.extend(self._passes_unlisted())
             self.history.append(action)
             self._end_escape(seat)
             return
@@ -602,6 +605,18 @@ class HandState:
                 self.decisions.setdefault(s, _PASS[s])
             self._turn_cache = None
             self._resolve_window()
+
+    def _passes_unlisted(self) -> list[Action]:
+        """Before an escape on a turn: the passes of the window just resolved that are not
+        in ``history`` (auto_pass, close_window). FORMAT.md: an escape leaves a window the
+        record shows open unresolved, so they are listed to show it was resolved."""
+        if self.phase is not P_TURN or not self.history:
+            return []
+        last = self.history[-1]
+        if last.type == A_DISCARD:  # nobody could claim: resolved at once, nothing listed
+            return [_PASS[s] for s in _OTHERS[last.seat]]
+        at, seats = self._unlisted
+        return [_PASS[s] for s in seats] if at == len(self.history) else []
 
     def _passed_unlisted(self, seat: int) -> bool:
         """Did ``seat`` pass the last discard's window without a pass in ``history``
@@ -844,6 +859,12 @@ class HandState:
         source = self.window_from
         t = self.window_tile
         assert source is not None
+        history, decisions, listed = self.history, self.decisions, set()
+        for a in reversed(history):  # the window's listed decisions end the history
+            if a.seat in listed or decisions.get(a.seat) != a:
+                break
+            listed.add(a.seat)
+        self._unlisted = (len(history), tuple(s for s in self.window_seats if s not in listed))
         claims = [a for a in self.decisions.values() if a.type != A_PASS]
         offered = self.window_options
         phase = self.phase

@@ -27,6 +27,7 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "hand_result_json",
     "load",
+    "name_problem",
     "parse",
     "record_json",
     "replay",
@@ -130,6 +131,19 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` is not a player name (FORMAT.md 2, players), or None: a name is text
+    that UTF-8 can encode (no lone surrogate such as the JSON escape \\ud800) and holds
+    no control character, so every record, page and terminal can show and write it."""
+    for i, ch in enumerate(name):
+        code = ord(ch)
+        if 0xD800 <= code <= 0xDFFF:
+            return f"a name is Unicode text; character {i + 1} is a lone surrogate (U+{code:04X})"
+        if code < 0x20 or 0x7F <= code <= 0x9F:
+            return f"a name holds no control character; character {i + 1} is U+{code:04X}"
+    return None
+
+
 def _is_int(value: object) -> TypeGuard[int]:
     """A JSON integer (not a boolean, not a float)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -224,6 +238,10 @@ def _start_match(record: object) -> Match:
             f"must list four names (strings), one per seat, got {_kind(players)}",
             field="players",
         )
+    for i, name in enumerate(players or ()):
+        problem = name_problem(name)
+        if problem is not None:
+            raise RecordError(problem, field=f"players[{i}]")
     start = record.get("start", {})
     if not isinstance(start, Mapping):
         raise RecordError(f"must be an object, got {_kind(start)}", field="start")
@@ -409,7 +427,11 @@ def _replay_hand(match: Match, index: int, hand: object, step: Step = _no_step) 
                     void.add(action.seat)
                     continue
                 raise RecordError("the hand has already ended")
-            if state.phase != "turn" and not _belongs_to_window(state, action, decided):
+            if (
+                state.phase != "turn"
+                and action.type != "escape"  # FORMAT.md: it ends the hand at once
+                and not _belongs_to_window(state, action, decided)
+            ):
                 state.close_window()
                 decided = set()
                 step(state, None)

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, field_validator
 
+from majiang.records import name_problem
 from majiang.rules import VARIANTS, Variant
 from majiang.rules.base import COMMON_NAMES, Limit
 from majiang.values import OptionValue
@@ -278,6 +279,16 @@ def variant_info(variant: Variant) -> VariantInfo:
     )
 
 
+def _check_name(cls: type[BaseModel], value: object) -> object:
+    """A player name is text every page, terminal and record can hold (FORMAT.md 2,
+    players): no lone surrogate, no control character (before pydantic's own str check,
+    whose words for a surrogate say less)."""
+    problem = name_problem(value) if isinstance(value, str) else None
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 class CreateRoom(_Strict):
     """`POST /api/rooms`: the creator takes seat 0."""
 
@@ -305,6 +316,8 @@ class CreateRoom(_Strict):
     def _pace(cls, value: object) -> object:
         return None if value is None else list(bot_delay(value))
 
+    _name = field_validator("name", mode="before")(_check_name)
+
 
 class RoomCreated(_Strict):
     """The new room's number, the creator's seat (0) and its secret token."""
@@ -318,6 +331,8 @@ class JoinRoom(_Strict):
     """`POST /api/rooms/{room}/join`."""
 
     name: str = Field("Player", min_length=1, max_length=MAX_NAME)
+
+    _name = field_validator("name", mode="before")(_check_name)
 
 
 class Joined(_Strict):
