@@ -608,7 +608,7 @@ class HandState:
 
     def _passes_unlisted(self) -> list[Action]:
         """Before an escape on a turn: the passes of the window just resolved that are not
-        in ``history`` (auto_pass, close_window). FORMAT.md: an escape leaves a window the
+        in ``history`` (auto_pass, close_window). docs/format.md: an escape leaves a window the
         record shows open unresolved, so they are listed to show it was resolved."""
         if self.phase is not P_TURN or not self.history:
             return []
