@@ -123,15 +123,21 @@ if _has_numpy():
     BOTS["rl"] = _trained
 
 
+LEVELS: dict[str, tuple[str, str, str]] = {
+    "easy": ("简单", "Easy", "random"),
+    "normal": ("普通", "Normal", "greedy"),
+    "hard": ("困难", "Hard", "search"),
+}
+"""The levels players choose from (majiang play, the lobby): id -> (Chinese, English, bot)."""
+
 BOT_NAMES: dict[str, tuple[str, str]] = {
-    "random": ("简单", "easy"),
-    "greedy": ("普通", "normal"),
+    **{bot: (zh, en.lower()) for zh, en, bot in LEVELS.values()},
     "greedy+": ("进阶", "advanced"),
-    "search": ("困难", "hard"),
     "rl": ("训练型", "trained"),
 }
 """Each bot's display name (Chinese, English): what a player reads where the API says the
-bot's id (``GET /api/bots/names``; the page shows a bot seat as 东家·机器人(普通))."""
+bot's id (``GET /api/bots/names``; the page shows a bot seat as 东家·机器人(普通)); the
+bots of the levels players choose from are named by their level."""
 
 
 def bot_label(name: str) -> tuple[str, str]:
@@ -141,13 +147,6 @@ def bot_label(name: str) -> tuple[str, str]:
         return BOT_NAMES["search"]
     return BOT_NAMES.get(name, (name, name))
 
-
-LEVELS: dict[str, tuple[str, str, str]] = {
-    "easy": ("简单", "Easy", "random"),
-    "normal": ("普通", "Normal", "greedy"),
-    "hard": ("困难", "Hard", "search"),
-}
-"""The levels players choose from (majiang play, the lobby): id -> (Chinese, English, bot)."""
 
 SEARCH_SECONDS = 5
 """A turn timer at least this long (or none) leaves room for ``search`` (at most ~100 ms a

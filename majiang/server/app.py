@@ -417,34 +417,42 @@ class Hub:
             held[1].cancel()
             handle.pause = None
         if pause is not None and pause is now:
-            task = asyncio.create_task(self.wake(handle, pause))
-            self.thinking.add(task)
-            task.add_done_callback(self.thinking.discard)
-            handle.pause = (pause, task)
+            handle.pause = (pause, self._keep(self.wake(handle, pause)))
 
     async def wake(self, handle: Handle, pause: Pause) -> None:
         """After ``pause.ms``, let the room make the decision it held back, under its lock,
         if it still waits on it."""
         await asyncio.sleep(pause.ms / 1000)
-        async with handle.lock:
+
+        def step() -> Outcome | None:
             if handle.pause is not None and handle.pause[0] is pause:
                 handle.pause = None
-            if self.cluster is not None and handle.lease is None:
-                return  # the room is another node's now: it paces afresh
-            try:
-                out = handle.room.wake(pause)
-                if out is not None:
-                    await self.commit(handle, out)
-            except ApiError:
-                pass  # logged and rebuilt by commit
-            except Exception:
-                log.exception("room %s: seat %d after its pace", handle.room.number, pause.seat)
+            return handle.room.wake(pause)
 
-    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        await self._go_on(handle, step, f"seat {pause.seat} after its pace")
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a bot's work as a task kept referenced until done and cancelled by ``stop``."""
         task = asyncio.create_task(work)
         self.thinking.add(task)
         task.add_done_callback(self.thinking.discard)
+        return task
+
+    async def _go_on(self, handle: Handle, step: Callable[[], Outcome | None], what: str) -> None:
+        """Under the room's lock, let ``step`` go on with the room (a bot's answer, a paced
+        decision) and commit what it did, unless the room is another node's now (it asks or
+        paces afresh); a refused write is logged and rebuilt by ``commit``."""
+        async with handle.lock:
+            if self.cluster is not None and handle.lease is None:
+                return
+            try:
+                out = step()
+                if out is not None:
+                    await self.commit(handle, out)
+            except ApiError:
+                pass
+            except Exception:
+                log.exception("room %s: %s", handle.room.number, what)
 
     def resume_soon(self, handle: Handle, room: Room) -> None:
         """After a rebuild, let the room's due bots and 托管 seats decide, ``RESUME_SECONDS``
@@ -477,17 +485,7 @@ class Hub:
         except Exception:  # a worker that died or failed: the same decision, here
             log.exception("room %s: bot %s off the loop", handle.room.number, ask.name)
             action, bot = decide_here(ask)
-        async with handle.lock:
-            if self.cluster is not None and handle.lease is None:
-                return  # the room is another node's now: it asks afresh
-            try:
-                out = handle.room.answer(ask, action, bot)
-                if out is not None:
-                    await self.commit(handle, out)
-            except ApiError:
-                pass  # logged and rebuilt by commit
-            except Exception:
-                log.exception("room %s: bot %s", handle.room.number, ask.name)
+        await self._go_on(handle, lambda: handle.room.answer(ask, action, bot), f"bot {ask.name}")
 
     def deliver(self, handle: Handle, out: Outcome) -> None:
         handle.seq = handle.room.seq
