@@ -114,6 +114,13 @@ def bot_delay(value: object) -> tuple[int, int]:
     return lo, hi
 
 
+TURN_DEADLINE = (
+    "the deadline (epoch ms) of the seat whose turn it is, for every page to count down: "
+    "null outside a turn or for a seat with no clock (a bot, 托管, no timer)"
+)
+"""What ``turn_deadline`` is, in the View and in TableState alike."""
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -625,11 +632,7 @@ class View(_Strict):
     window_tile: str | None
     window_from: int | None
     seats: list[SeatView]
-    turn_deadline: int | None = Field(
-        None,
-        description="the deadline (epoch ms) of the seat whose turn it is, for every page to "
-        "count down: null outside a turn or for a seat with no clock (a bot, 托管, no timer)",
-    )
+    turn_deadline: int | None = Field(None, description=TURN_DEADLINE)
 
 
 class TableState(_Strict):
@@ -641,11 +644,7 @@ class TableState(_Strict):
     window_tile: str | None
     window_from: int | None
     variant_state: dict[str, JsonValue]
-    turn_deadline: int | None = Field(
-        None,
-        description="the deadline (epoch ms) of the seat whose turn it is, for every page to "
-        "count down: null outside a turn or for a seat with no clock (a bot, 托管, no timer)",
-    )
+    turn_deadline: int | None = Field(None, description=TURN_DEADLINE)
 
 
 class HandEvent(_Strict):

@@ -434,8 +434,14 @@ export class Game {
   /** The seats' names as shown (shared names numbered); a bot seat by its wind in the
    * hand and its level (东家·机器人(普通)), never its id. */
   names() {
-    const dealer = windDealer(this.view ? this.view.dealer : this.dealer, this.room.options);
+    const dealer = this.windsFrom();
     return uniqueNames(this.room.seats.map((s) => (s.bot ? botSeatName(s.seat, dealer, s.bot, this.botNames, t, getLang()) : s.name)));
+  }
+
+  /** The dealer the seats' winds count from now: the hand's, the last hand's, or the
+   * room's fixed first dealer (botnames.js windDealer). */
+  windsFrom() {
+    return windDealer(this.view ? this.view.dealer : this.dealer, this.room.options);
   }
 
   /** Does the room hold back bot and 托管 decisions (its bot_delay_ms)? A 托管 seat is
@@ -499,7 +505,9 @@ export class Game {
     if (!view || this.seat == null) return "";
     const mine = view.seats[this.seat];
     const hand = parseTiles(mine.hand);
-    const hints = this.hints() || [];
+    const found = this.hints();
+    const hints = found || [];
+    const declared = this.declaredRestrictions();
     const turn = view.phase === "turn";
     const entry = turn ? hints.find((h) => h.discard === mine.drawn) : hints.find((h) => h.discard == null);
     const missed = missedOffers({
@@ -511,11 +519,11 @@ export class Game {
       drawn: turn ? mine.drawn : null,
       hand,
       wild: view.wild,
-      chi: !this.declaredRestrictions().some((d) => d.id === "no_chi"),
+      chi: !declared.some((d) => d.id === "no_chi"),
       legal: this.legal,
       inForce: this.restrictions,
-      declared: this.declaredRestrictions(),
-      waits: this.hints() == null ? null : entry ? entry.waits : [],
+      declared,
+      waits: found == null ? null : entry ? entry.waits : [],
     });
     if (!missed.length) return "";
     const lines = missed.map((m) => {
@@ -815,7 +823,7 @@ export class Game {
       }
     }
     const name = s.name == null ? `<i>${esc(t("free_seat"))}</i>` : esc(this.names()[s.seat]);
-    return `<li class="seatrow" data-seat="${s.seat}"><span class="no">${esc(windOf(s.seat, windDealer(this.view ? this.view.dealer : this.dealer, this.room.options)))}</span><span class="name">${name}</span>${badges.join("")}${ready}<span class="grow"></span>${tools}</li>`;
+    return `<li class="seatrow" data-seat="${s.seat}"><span class="no">${esc(windOf(s.seat, this.windsFrom()))}</span><span class="name">${name}</span>${badges.join("")}${ready}<span class="grow"></span>${tools}</li>`;
   }
 
   waitingScreen() {

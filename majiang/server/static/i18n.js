@@ -2,7 +2,7 @@
 // names are not here: they come from the variant declarations (GET /api/variants), through
 // words.js, whose pure helpers these wrap with the page's language.
 
-import { choiceName, errorText, fillNote, itemNote, optionText } from "./words.js";
+import { choiceName, errorText, fillNote, inLang, itemNote, optionName, optionText } from "./words.js";
 
 const STRINGS = {
   app: ["麻将", "Mahjong"],
@@ -267,9 +267,7 @@ export function t(key, vars = {}) {
 
 /** Pick from a [zh, en] pair or a {zh, en} object. */
 export function pick(pair) {
-  if (!pair) return "";
-  if (Array.isArray(pair)) return pair[lang === "zh" ? 0 : 1];
-  return lang === "zh" ? pair.zh : pair.en;
+  return inLang(pair, lang);
 }
 
 /** A declared name (pattern, payment kind or reason, counter, purpose) of a variant, from
@@ -284,7 +282,7 @@ export function term(info, id) {
 
 /** An option's label: its Chinese name, or in English its id in words ("base score"). */
 export function optionLabel(option) {
-  return lang === "zh" ? option.zh : option.en;
+  return optionName(option, lang);
 }
 
 /** An option value in words in the page's language (words.js choiceName). */
